@@ -1,0 +1,49 @@
+// The layer rule of ARCHITECTURE.md section 4, checked on every `npm test`.
+// Arrows go down only; a module's public door is its index.ts.
+const layer = (name, allowed) => ({
+  name: `${name}-imports-only-${allowed.join('-') || 'nothing'}`,
+  severity: 'error',
+  from: { path: `^src/${name}/` },
+  to: {
+    path: '^src/',
+    pathNot: [`^src/${name}/`, ...allowed.map((a) => `^src/${a}/`)],
+  },
+});
+
+module.exports = {
+  forbidden: [
+    layer('core', []),
+    layer('config', ['core']),
+    layer('query', ['core']),
+    layer('engine', ['core']),
+    layer('store', ['core']),
+    layer('sinks', ['core']),
+    layer('search', ['core', 'query', 'engine']),
+    layer('ingest', ['core', 'engine']),
+    layer('admin', ['core', 'engine', 'store', 'ingest']),
+    layer('detections', ['core', 'query', 'store', 'sinks']),
+    layer('api', ['core', 'config', 'admin', 'search', 'ingest', 'detections', 'store', 'engine']),
+    layer('cli', ['core', 'config', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),
+    {
+      name: 'only-through-the-door',
+      comment: 'other modules import a module only through its index.ts',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/([^/]+)/.+', pathNot: ['^src/$1/', '/index\\.ts$'] },
+    },
+    {
+      name: 'concrete-adapters-only-in-roots',
+      comment: 'only server.ts, bin.ts and tests name the chdb and sqlite adapters',
+      severity: 'error',
+      from: { path: '^src/(api|cli|admin|search|ingest|detections)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(engine/chdb|store/sqlite)/' },
+    },
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    exclude: { path: '\\.test\\.ts$' },
+  },
+};

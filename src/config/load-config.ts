@@ -1,0 +1,130 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, errorDiagnostic, type Diagnostic } from '../core/index.js';
+import type { VigilConfig } from './vigil-config.js';
+
+/** Values given on the command line; they win over the environment and the file. */
+export interface ConfigOverrides {
+  dataDir?: string;
+  host?: string;
+  port?: number;
+  configFile?: string;
+  logLevel?: VigilConfig['logLevel'];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Builds the configuration: defaults, then the config file (`--config`, `VIGIL_CONFIG`, or
+ * `./vigil.config.json` when present), then `VIGIL_*` variables, then command-line flags.
+ * Every problem is reported at once.
+ */
+export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.env, cwd = process.cwd()): VigilConfig {
+  const problems: Diagnostic[] = [];
+  const file = readConfigFile(overrides.configFile ?? env.VIGIL_CONFIG, cwd, problems);
+  const pick = <T>(flag: T | undefined, envValue: T | undefined, fileValue: T | undefined, fallback: T): T =>
+    flag ?? envValue ?? fileValue ?? fallback;
+
+  const dataDir = resolve(cwd, pick(overrides.dataDir, env.VIGIL_DATA_DIR, str(file, 'data_dir', problems), './data'));
+  const host = pick(overrides.host, env.VIGIL_HOST, str(file, 'host', problems), '127.0.0.1');
+  const port = pick(overrides.port, intFromEnv(env, 'VIGIL_PORT', problems), int(file, 'port', problems), 8080);
+  if (port < 0 || port > 65535) problems.push(errorDiagnostic('invalid_port', `port must be 0-65535, got ${port}`, { field: 'port' }));
+  const logLevel = pick(overrides.logLevel, env.VIGIL_LOG_LEVEL as VigilConfig['logLevel'] | undefined, str(file, 'log_level', problems) as VigilConfig['logLevel'] | undefined, 'info');
+  if (!logLevels.includes(logLevel)) problems.push(errorDiagnostic('invalid_log_level', `log level must be one of ${logLevels.join(', ')}`, { field: 'log_level' }));
+
+  const clickhouseUrl = env.CLICKHOUSE_URL ?? str(file, 'clickhouse_url', problems);
+  const poolSize = pick(undefined, intFromEnv(env, 'VIGIL_ENGINE_POOL_SIZE', problems), int(file, 'engine_pool_size', problems), 4);
+  const config: VigilConfig = {
+    dataDir,
+    host,
+    port,
+    logLevel,
+    engine: clickhouseUrl ? { kind: 'clickhouse', url: clickhouseUrl, poolSize } : { kind: 'chdb', path: resolve(dataDir, 'engine'), poolSize },
+    store: { kind: 'sqlite', path: resolve(dataDir, 'vigil.db') },
+    http: {
+      maxIngestBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_INGEST_BYTES', problems), int(file, 'max_ingest_bytes', problems), 256 * 1024 * 1024),
+      maxJsonBodyBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_JSON_BODY_BYTES', problems), int(file, 'max_json_body_bytes', problems), 1024 * 1024),
+    },
+    ingest: {
+      batchRows: pick(undefined, intFromEnv(env, 'VIGIL_INGEST_BATCH_ROWS', problems), int(file, 'ingest_batch_rows', problems), 50_000),
+      batchBytes: pick(undefined, intFromEnv(env, 'VIGIL_INGEST_BATCH_BYTES', problems), int(file, 'ingest_batch_bytes', problems), 64 * 1024 * 1024),
+    },
+    query: {
+      maxExecutionTimeS: pick(undefined, intFromEnv(env, 'VIGIL_QUERY_MAX_EXECUTION_TIME_S', problems), int(file, 'query_max_execution_time_s', problems), 300),
+      maxMemoryUsageBytes: pick(undefined, intFromEnv(env, 'VIGIL_QUERY_MAX_MEMORY_BYTES', problems), int(file, 'query_max_memory_bytes', problems), 2 * 1024 * 1024 * 1024),
+    },
+    security: {
+      allowPrivateDestinations: pick(undefined, boolFromEnv(env, 'VIGIL_ALLOW_PRIVATE_DESTINATIONS', problems), bool(file, 'allow_private_destinations', problems), false),
+    },
+    maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
+  };
+  for (const [name, value] of [['max_ingest_bytes', config.http.maxIngestBytes], ['ingest_batch_rows', config.ingest.batchRows], ['ingest_batch_bytes', config.ingest.batchBytes], ['engine_pool_size', poolSize]] as const) {
+    if (value < 1) problems.push(errorDiagnostic('invalid_number', `${name} must be at least 1`, { field: name }));
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`invalid configuration: ${problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ')}`, { diagnostics: problems });
+  }
+  return config;
+}
+
+function readConfigFile(path: string | undefined, cwd: string, problems: Diagnostic[]): Record<string, unknown> {
+  const explicit = path !== undefined;
+  const file = resolve(cwd, path ?? 'vigil.config.json');
+  if (!existsSync(file)) {
+    if (explicit) problems.push(errorDiagnostic('config_file_missing', `config file ${file} does not exist`, { field: 'config' }));
+    return {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      problems.push(errorDiagnostic('config_file_shape', `config file ${file} must hold a JSON object`, { field: 'config' }));
+      return {};
+    }
+    return parsed as Record<string, unknown>;
+  } catch (cause) {
+    problems.push(errorDiagnostic('config_file_unreadable', `config file ${file} is not valid JSON: ${(cause as Error).message}`, { field: 'config' }));
+    return {};
+  }
+}
+
+function str(file: Record<string, unknown>, key: string, problems: Diagnostic[]): string | undefined {
+  const v = file[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') problems.push(errorDiagnostic('config_type', `${key} must be a string`, { field: key }));
+  return typeof v === 'string' ? v : undefined;
+}
+
+function int(file: Record<string, unknown>, key: string, problems: Diagnostic[]): number | undefined {
+  const v = file[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) problems.push(errorDiagnostic('config_type', `${key} must be an integer`, { field: key }));
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+function bool(file: Record<string, unknown>, key: string, problems: Diagnostic[]): boolean | undefined {
+  const v = file[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'boolean') problems.push(errorDiagnostic('config_type', `${key} must be true or false`, { field: key }));
+  return typeof v === 'boolean' ? v : undefined;
+}
+
+function intFromEnv(env: Env, name: string, problems: Diagnostic[]): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw)) {
+    problems.push(errorDiagnostic('env_type', `${name} must be a whole number, got ${JSON.stringify(raw)}`, { field: name }));
+    return undefined;
+  }
+  return Number(raw);
+}
+
+function boolFromEnv(env: Env, name: string, problems: Diagnostic[]): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  problems.push(errorDiagnostic('env_type', `${name} must be true or false, got ${JSON.stringify(raw)}`, { field: name }));
+  return undefined;
+}

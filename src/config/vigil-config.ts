@@ -1,0 +1,46 @@
+/** Everything the service reads from its environment, after defaults, file, env and flags. */
+export interface VigilConfig {
+  /** Root of all local state: `engine/`, `vigil.db`, `bootstrap-key`, `server.json`. */
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly engine: EngineConfig;
+  readonly store: StoreConfig;
+  readonly http: HttpConfig;
+  readonly ingest: IngestConfig;
+  readonly query: QueryLimitsConfig;
+  readonly security: SecurityConfig;
+  /** Seconds between retention sweeps and deleted-index purges. */
+  readonly maintenanceIntervalS: number;
+}
+
+export type EngineConfig =
+  | { readonly kind: 'chdb'; readonly path: string; readonly poolSize: number }
+  | { readonly kind: 'clickhouse'; readonly url: string; readonly poolSize: number };
+
+export type StoreConfig = { readonly kind: 'sqlite'; readonly path: string };
+
+export interface HttpConfig {
+  /** Largest ingest body accepted, after gzip decoding; beyond it the answer is 413. */
+  readonly maxIngestBytes: number;
+  /** Largest JSON body of any other endpoint. */
+  readonly maxJsonBodyBytes: number;
+}
+
+export interface IngestConfig {
+  /** Rows per engine insert; larger batches make fewer, larger parts. */
+  readonly batchRows: number;
+  /** Encoded bytes per engine insert. */
+  readonly batchBytes: number;
+}
+
+export interface QueryLimitsConfig {
+  readonly maxExecutionTimeS: number;
+  readonly maxMemoryUsageBytes: number;
+}
+
+export interface SecurityConfig {
+  /** Lets webhook and pager sinks target private and loopback addresses (off by default). */
+  readonly allowPrivateDestinations: boolean;
+}

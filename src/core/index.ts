@@ -1,0 +1,11 @@
+/**
+ * core: the nouns every module shares — typed errors and their code catalog, diagnostics and
+ * spans, the clock, the logger interface, identifiers. It imports nothing from the project.
+ */
+export * from './error-codes.js';
+export * from './errors.js';
+export * from './diagnostic.js';
+export * from './span.js';
+export * from './clock.js';
+export * from './logger.js';
+export * from './ids.js';

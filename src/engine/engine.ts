@@ -1,0 +1,109 @@
+/**
+ * The events engine contract. Adapters: chdb/ (embedded, in process) and, later, clickhouse/
+ * (a server or cluster). Both run the same SQL against tables `logs` and `field_catalog`.
+ */
+
+/** One event ready to be written, already flattened and timestamped by ingest. */
+export interface EventRowInput {
+  readonly tenant: string;
+  readonly indexId: string;
+  /** Event time, nanoseconds since the epoch (UTC). */
+  readonly tsNs: bigint;
+  /** Unique within the tenant; with tsNs it is the event's stable `row_id` {t, s}. */
+  readonly seq: bigint;
+  /** `@svc.source_type`, e.g. `aws:cloudtrail`; `custom:generic` when unset. */
+  readonly sourceType: string;
+  /** Which field the timestamp came from, or `''` when ingest time was used. */
+  readonly tsField: string;
+  /** The event as a JSON object text; for NDJSON input, the line exactly as received. */
+  readonly rawJson: string;
+  /** The flattened event (query-language D3) as a JSON object text. */
+  readonly attrsJson: string;
+}
+
+export interface EngineQueryOptions {
+  /** Tag stored as `log_comment`: finds the query for progress and cancellation. */
+  readonly tag?: string;
+  readonly maxExecutionTimeS?: number;
+  readonly maxMemoryUsageBytes?: number;
+  /** Extra ClickHouse settings; the adapter appends the SETTINGS clause, so SQL must not have one. */
+  readonly settings?: Readonly<Record<string, string | number>>;
+  /** Aborting cancels the query in the engine, not just the promise. */
+  readonly signal?: AbortSignal;
+}
+
+export interface EngineQueryStats {
+  readonly rowsRead: number;
+  readonly bytesRead: number;
+  readonly elapsedMs: number;
+}
+
+export interface EngineQueryResult<Row> {
+  readonly rows: Row[];
+  /** Column names in result order. */
+  readonly columns: readonly string[];
+  readonly stats: EngineQueryStats;
+}
+
+/** Progress of a running query, read from `system.processes`. */
+export interface RunningQuery {
+  readonly tag: string;
+  readonly rowsRead: number;
+  readonly bytesRead: number;
+  readonly elapsedMs: number;
+}
+
+/** One column path seen in an index, with the engine types it was stored as. */
+export interface FieldInfo {
+  readonly path: string;
+  readonly types: readonly string[];
+  readonly rows: number;
+}
+
+export interface IndexStorageStats {
+  readonly indexId: string;
+  readonly rows: number;
+  readonly minTsNs: bigint | null;
+  readonly maxTsNs: bigint | null;
+}
+
+export interface EngineStorageStats {
+  readonly rows: number;
+  readonly bytesOnDisk: number;
+  readonly uncompressedBytes: number;
+  readonly parts: number;
+}
+
+export interface Engine {
+  /** Creates or upgrades the schema. Idempotent. */
+  init(): Promise<void>;
+  /** Serializes one event for `insertEvents`; ingest builds batches of these strings. */
+  encodeEventRow(row: EventRowInput): string;
+  /** Writes encoded rows durably (fsync) before resolving. One call is one atomic insert. */
+  insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }>;
+  /** Runs a SELECT and returns all rows (JSON-typed: 64-bit integers come back as strings). */
+  query<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
+  /** Runs a SELECT and yields row chunks; breaking out of the loop stops the query. */
+  stream<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): AsyncIterable<Row[]>;
+  /** Runs a statement that returns no rows (DDL, DELETE, KILL). */
+  exec(sql: string, options?: EngineQueryOptions): Promise<void>;
+  /** Progress of the running query with this tag, or null when none runs. */
+  runningQuery(tag: string): Promise<RunningQuery | null>;
+  /** Stops the running query with this tag (no-op when none runs). */
+  cancel(tag: string): Promise<void>;
+  /** Column paths of these indexes seen in [fromMs, toMs), merged across days. */
+  fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]>;
+  /** Row counts and time span per index of a tenant. */
+  indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]>;
+  /** Deletes every event of an index (used after the index is deleted). */
+  deleteIndexEvents(tenant: string, indexId: string): Promise<void>;
+  /** Deletes the events of an index older than the cutoff (retention). */
+  deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void>;
+  /** Disk usage of the events table, for benchmarks and metrics. */
+  storageStats(): Promise<EngineStorageStats>;
+  /** Forces pending merges so storage figures settle (benchmarks, tests). */
+  optimize(): Promise<void>;
+  /** Throws when the engine cannot answer a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

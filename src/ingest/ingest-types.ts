@@ -1,0 +1,62 @@
+import type { Clock } from '../core/index.js';
+import type { Engine } from '../engine/index.js';
+
+/** Where events go and how to read them. Plain values, so ingest does not depend on the store. */
+export interface IngestTarget {
+  readonly tenantId: string;
+  readonly indexId: string;
+  /** Fields tried for the event time, in order (the index's list, or the service defaults). */
+  readonly timestampFields: readonly string[];
+  /** `@svc.source_type` for these events. */
+  readonly sourceType: string;
+}
+
+export interface IngestDependencies {
+  readonly engine: Pick<Engine, 'encodeEventRow' | 'insertEvents'>;
+  /** Reserves `count` consecutive sequence numbers of the tenant; returns the first. */
+  readonly reserveSequence: (count: number) => Promise<bigint>;
+  readonly clock: Clock;
+}
+
+export interface IngestOptions {
+  /** `auto` detects gzip, JSON array, CloudTrail Records, NDJSON or plain text. */
+  readonly format?: 'auto' | 'ndjson';
+  readonly batchRows?: number;
+  readonly batchBytes?: number;
+  /** Largest decoded input accepted; past it ingest stops with PayloadTooLargeError. */
+  readonly maxBytes?: number;
+  /** How many line errors the summary keeps (default 100); all are counted. */
+  readonly maxReportedErrors?: number;
+  readonly onProgress?: (progress: IngestProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface IngestProgress {
+  /** Input bytes consumed (compressed bytes for gzip input). */
+  readonly bytesRead: number;
+  readonly ingested: number;
+  readonly rejected: number;
+}
+
+export interface LineError {
+  /** 1-based line of the input (for JSON documents: the element's 1-based position). */
+  readonly line: number;
+  readonly error: string;
+}
+
+export interface IngestSummary {
+  readonly ingested: number;
+  readonly rejected: number;
+  /** The first `maxReportedErrors` problems, in input order. */
+  readonly errors: LineError[];
+  /** Decoded input bytes. */
+  readonly bytes: number;
+  /** Which reader was used: `ndjson`, `json-array`, `cloudtrail`, `json-document` or `text`. */
+  readonly format: string;
+  readonly gzip: boolean;
+}
+
+/** Fields tried for the event time when an index sets none (interface issue 2). */
+export const defaultTimestampFields: readonly string[] = ['@timestamp', 'timestamp', 'eventTime', 'time', 'ts', 'TimeGenerated', 'published', 'date'];
+
+export const defaultSourceType = 'custom:generic';
