@@ -19,6 +19,19 @@ export interface EventRowInput {
   readonly rawJson: string;
   /** The flattened event (query-language D3) as a JSON object text. */
   readonly attrsJson: string;
+  /**
+   * Flattened paths whose value is JSON null. ClickHouse's JSON type stores no path for a null,
+   * but D3 says such a column exists (`col: *` is true), so they travel beside attrs.
+   */
+  readonly nullPaths: readonly string[];
+}
+
+/** Options of the chDB adapter's constructor (src/engine/chdb). */
+export interface ChdbEngineOptions {
+  /** Data directory of the embedded engine, e.g. `./data/engine`. */
+  readonly path: string;
+  /** Sessions that run queries in parallel (one more is kept for KILL QUERY). Default 4. */
+  readonly poolSize?: number;
 }
 
 export interface EngineQueryOptions {
