@@ -58,6 +58,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     security: {
       allowPrivateDestinations: pick(undefined, boolFromEnv(env, 'VIGIL_ALLOW_PRIVATE_DESTINATIONS', problems), bool(file, 'allow_private_destinations', problems), false),
     },
+    cliApiKey: env.VIGIL_API_KEY && env.VIGIL_API_KEY !== '' ? env.VIGIL_API_KEY : null,
     maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
   };
   for (const [name, value] of [['max_ingest_bytes', config.http.maxIngestBytes], ['ingest_batch_rows', config.ingest.batchRows], ['ingest_batch_bytes', config.ingest.batchBytes], ['engine_pool_size', poolSize]] as const) {

@@ -11,6 +11,8 @@ export interface VigilConfig {
   readonly ingest: IngestConfig;
   readonly query: QueryLimitsConfig;
   readonly security: SecurityConfig;
+  /** API key the CLI sends when it talks to a running server (`VIGIL_API_KEY`), or null. */
+  readonly cliApiKey: string | null;
   /** Seconds between retention sweeps and deleted-index purges. */
   readonly maintenanceIntervalS: number;
 }

@@ -50,6 +50,13 @@ export class PayloadTooLargeError extends VigilError {
   }
 }
 
+/** A body in a media type or content encoding the endpoint does not take. */
+export class UnsupportedMediaTypeError extends VigilError {
+  constructor(message: string, options: VigilErrorOptions = {}) {
+    super(ErrorCodes.unsupportedMediaType, message, options);
+  }
+}
+
 export class UnauthenticatedError extends VigilError {
   constructor(message = 'missing or unknown api key', options: VigilErrorOptions = {}) {
     super(ErrorCodes.unauthenticated, message, options);

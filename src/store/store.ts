@@ -52,6 +52,11 @@ export interface IndexRepository {
   /** The live index, or null (deleted and other tenants' indexes are null too). */
   get(tenantId: string, id: string): Promise<IndexRecord | null>;
   getByName(tenantId: string, name: string): Promise<IndexRecord | null>;
+  /**
+   * The live index with this id whatever its tenant, or null. For `GET /v1/index/{id}`, whose
+   * request names no tenant: the caller must check the key holds the index's tenant (else 404).
+   */
+  getAnyTenant(id: string): Promise<IndexRecord | null>;
   /** Live indexes ordered by name then id, keyset-paginated with opaque stable tokens. */
   list(tenantId: string, options: IndexListOptions): Promise<Page<IndexRecord>>;
   /** Every live index of every tenant (maintenance: retention sweeps). */

@@ -1,0 +1,15 @@
+/**
+ * admin: the operations behind the CLI and the API that are not search or detections — tenants
+ * and their system indexes, API keys, user indexes, ingestion into an index, the audit trail and
+ * background maintenance (audit shipping, purge of deleted indexes, retention).
+ * Imports core, engine, store and ingest (their doors only); never a concrete adapter.
+ */
+export { type Actor, cliActor, systemActor, describeActor } from './actor.js';
+export { checkTenantId, checkIndexName } from './names.js';
+export { AuditTrail } from './audit-trail.js';
+export { TenantService, systemIndexNames, type SystemIndexName } from './tenant-service.js';
+export { KeyService, hashApiKey, keyHoldsTenant, type CreatedKey } from './key-service.js';
+export { IndexService, checkSourceType, maxIndexPageSize, type CreateIndexInput, type IndexSettingsInput } from './index-service.js';
+export { IngestService, type IngestRequest, type IngestServiceSettings } from './ingest-service.js';
+export { Maintenance } from './maintenance.js';
+export { createServices, type Services } from './services.js';

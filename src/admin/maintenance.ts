@@ -1,0 +1,115 @@
+import { messageOf, type Clock, type Logger } from '../core/index.js';
+import type { Engine } from '../engine/index.js';
+import { ingestStream, defaultTimestampFields } from '../ingest/index.js';
+import type { AuditEntry, Store } from '../store/index.js';
+import type { TenantService } from './tenant-service.js';
+
+const dayNs = 86_400_000_000_000n;
+const auditBatch = 1000;
+
+/**
+ * Background upkeep of the process that holds the events engine: ships the audit outbox into
+ * each tenant's `_audit` index, purges the events of deleted indexes and applies retention.
+ */
+export class Maintenance {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly engine: Engine,
+    private readonly tenants: TenantService,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Runs every task once; a failing task is logged and does not stop the others. */
+  async runOnce(): Promise<void> {
+    for (const [name, task] of [
+      ['ship audit trail', () => this.shipAudit()],
+      ['purge deleted indexes', () => this.purgeDeletedIndexes()],
+      ['apply retention', () => this.applyRetention()],
+    ] as const) {
+      try {
+        await task();
+      } catch (error) {
+        this.logger.error({ err: messageOf(error), task: name }, 'maintenance task failed');
+      }
+    }
+  }
+
+  /** Moves every unshipped audit entry into its tenant's `_audit` index. */
+  async shipAudit(): Promise<number> {
+    let shipped = 0;
+    for (;;) {
+      const entries = await this.store.audit.listUnshipped(auditBatch);
+      if (entries.length === 0) return shipped;
+      const byTenant = groupByTenant(entries);
+      for (const [tenantId, tenantEntries] of byTenant) {
+        await this.tenants.ensure(tenantId);
+        const auditIndex = await this.tenants.systemIndex(tenantId, '_audit');
+        if (!auditIndex) continue;
+        const lines = tenantEntries.map((e) =>
+          JSON.stringify({ '@timestamp': new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details, audit_id: e.id }),
+        );
+        await ingestStream([lines.join('\n')], { tenantId, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' }, {
+          engine: this.engine,
+          reserveSequence: (count) => this.store.tenants.reserveSequence(tenantId, count),
+          clock: this.clock,
+        }, { format: 'ndjson' });
+        await this.store.audit.markShipped(tenantEntries.map((e) => e.id));
+        shipped += tenantEntries.length;
+      }
+    }
+  }
+
+  /** Deletes the events of deleted indexes, then forgets the indexes. */
+  async purgeDeletedIndexes(): Promise<number> {
+    const deleted = await this.store.indexes.listDeleted();
+    for (const index of deleted) {
+      await this.engine.deleteIndexEvents(index.tenantId, index.id);
+      await this.store.indexes.purge(index.id);
+      this.logger.info({ tenant: index.tenantId, index: index.id }, 'purged events of deleted index');
+    }
+    return deleted.length;
+  }
+
+  /** Deletes events older than each index's retention. */
+  async applyRetention(): Promise<void> {
+    const nowNs = BigInt(this.clock.nowMs()) * 1_000_000n;
+    for (const index of await this.store.indexes.listAllLive()) {
+      if (index.retentionDays === null) continue;
+      await this.engine.deleteEventsBefore(index.tenantId, index.id, nowNs - BigInt(index.retentionDays) * dayNs);
+    }
+  }
+
+  /** Runs the tasks now and then every intervalMs, never two runs at once. */
+  start(intervalMs: number): void {
+    const tick = (): void => {
+      if (this.running) return;
+      this.running = this.runOnce().finally(() => {
+        this.running = null;
+      });
+    };
+    tick();
+    this.timer = setInterval(tick, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a run in progress. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
+
+function groupByTenant(entries: readonly AuditEntry[]): Map<string, AuditEntry[]> {
+  const groups = new Map<string, AuditEntry[]>();
+  for (const entry of entries) {
+    const group = groups.get(entry.tenantId);
+    if (group) group.push(entry);
+    else groups.set(entry.tenantId, [entry]);
+  }
+  return groups;
+}

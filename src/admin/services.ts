@@ -1,0 +1,39 @@
+import type { Clock, Logger } from '../core/index.js';
+import type { Engine } from '../engine/index.js';
+import type { Store } from '../store/index.js';
+import { AuditTrail } from './audit-trail.js';
+import { IndexService } from './index-service.js';
+import { IngestService, type IngestServiceSettings } from './ingest-service.js';
+import { KeyService } from './key-service.js';
+import { Maintenance } from './maintenance.js';
+import { TenantService } from './tenant-service.js';
+
+/** The service objects of one process, wired over a store and (when held) the events engine. */
+export interface Services {
+  readonly store: Store;
+  readonly audit: AuditTrail;
+  readonly tenants: TenantService;
+  readonly keys: KeyService;
+  readonly indexes: IndexService;
+  /** Present only in a process that holds the events engine. */
+  readonly ingest: IngestService | null;
+  readonly maintenance: Maintenance | null;
+}
+
+/** Wires the services; pass an engine only in the process that owns it. */
+export function createServices(deps: { store: Store; engine: Engine | null; clock: Clock; logger: Logger; ingest: IngestServiceSettings }): Services {
+  const { store, engine, clock, logger } = deps;
+  const audit = new AuditTrail(store, clock);
+  const tenants = new TenantService(store, clock);
+  const keys = new KeyService(store, tenants, audit, clock);
+  const indexes = new IndexService(store, tenants, audit, clock);
+  return {
+    store,
+    audit,
+    tenants,
+    keys,
+    indexes,
+    ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest) : null,
+    maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
+  };
+}

@@ -1,0 +1,72 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Logger as PinoLogger } from 'pino';
+import { NotFoundError, newId } from '../core/index.js';
+import type { Services } from '../admin/index.js';
+import { requireApiKey } from './auth.js';
+import { handleError } from './error-mapping.js';
+import { ApiMetrics } from './metrics.js';
+import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
+import { registerIndexRoutes } from './routes/index-routes.js';
+import { registerIngestRoutes } from './routes/ingest-routes.js';
+import { ErrorBody, IndexObject } from './schemas.js';
+
+export interface ApiOptions {
+  readonly services: Services;
+  /** A pino logger; Fastify logs each request through it with its request id. */
+  readonly logger: PinoLogger;
+  readonly maxJsonBodyBytes: number;
+  readonly maxIngestBytes: number;
+  readonly readiness: readonly ReadinessCheck[];
+  readonly version: string;
+}
+
+/** Builds the HTTP API (not yet listening). Routes are testable in process with `app.inject`. */
+export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: options.maxJsonBodyBytes,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : newId();
+    },
+    requestIdLogLabel: 'request_id',
+    disableRequestLogging: false,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+  });
+  const metrics = new ApiMetrics();
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Vigil API', version: options.version, description: 'Log search and detection service' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  app.addSchema(ErrorBody);
+  app.addSchema(IndexObject);
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request) => {
+    throw new NotFoundError(`no route ${request.method} ${request.url.split('?')[0]}`);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  registerHealthRoutes(app, options.readiness, metrics);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (v1) => {
+    v1.addHook('preHandler', requireApiKey(options.services.keys));
+    registerIndexRoutes(v1, options.services.indexes);
+    if (options.services.ingest) registerIngestRoutes(v1, options.services.ingest, metrics, options.maxIngestBytes);
+  });
+  return app;
+}

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ForbiddenError, UnauthenticatedError } from '../core/index.js';
+import { describeActor, keyHoldsTenant, type Actor, type KeyService } from '../admin/index.js';
+import type { ApiKeyRecord } from '../store/index.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated API key of a `/v1` request. */
+    apiKey?: ApiKeyRecord;
+  }
+}
+
+/** A preHandler that requires `Authorization: Bearer <key>` naming a live key. */
+export function requireApiKey(keys: KeyService) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match?.[1]) throw new UnauthenticatedError('missing api key: send Authorization: Bearer <key>');
+    const key = await keys.authenticate(match[1]);
+    if (!key) throw new UnauthenticatedError('unknown or revoked api key');
+    request.apiKey = key;
+    request.log = request.log.child({ actor: describeActor({ kind: 'key', keyId: key.id }) });
+  };
+}
+
+/** The key of an authenticated request (the preHandler guarantees it). */
+export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
+  if (!request.apiKey) throw new UnauthenticatedError();
+  return request.apiKey;
+}
+
+/** Throws 403 unless the request's key holds the tenant it names. */
+export function assertTenantAccess(request: FastifyRequest, tenantId: string): void {
+  if (!keyHoldsTenant(apiKeyOf(request), tenantId)) throw new ForbiddenError(`this api key has no access to tenant ${JSON.stringify(tenantId)}`);
+}
+
+/** The audit actor of an authenticated request. */
+export function actorOf(request: FastifyRequest): Actor {
+  return { kind: 'key', keyId: apiKeyOf(request).id };
+}

@@ -1,0 +1,92 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCodes, VigilError, type ErrorCode } from '../core/index.js';
+
+/** The only place where an error code becomes an HTTP status. */
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case ErrorCodes.invalidArgument:
+    case ErrorCodes.ingestRejected:
+    case ErrorCodes.querySyntax:
+    case ErrorCodes.queryAnalysis:
+      return 400;
+    case ErrorCodes.unauthenticated:
+      return 401;
+    case ErrorCodes.forbidden:
+      return 403;
+    case ErrorCodes.notFound:
+      return 404;
+    case ErrorCodes.conflict:
+    case ErrorCodes.engineCancelled:
+      return 409;
+    case ErrorCodes.payloadTooLarge:
+      return 413;
+    case ErrorCodes.unsupportedMediaType:
+      return 415;
+    case ErrorCodes.engineMemoryLimit:
+      return 422;
+    case ErrorCodes.unavailable:
+      return 503;
+    case ErrorCodes.engineTimeout:
+      return 504;
+    case ErrorCodes.invalidConfig:
+    case ErrorCodes.engineFailure:
+    case ErrorCodes.storeFailure:
+    case ErrorCodes.internal:
+      return 500;
+  }
+}
+
+/**
+ * Fastify's error handler: every failure answers `{"error": "..."}`. Input problems keep their
+ * message (it names the field); internal failures are logged in full and answered with a generic
+ * message carrying the request id, so nothing internal leaks.
+ */
+export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof VigilError) {
+    const status = httpStatusOf(error.code);
+    if (status >= 500) {
+      request.log.error({ err: error, code: error.code }, 'request failed');
+      void reply.status(status).send({ error: `internal error (request id ${request.id})` });
+      return;
+    }
+    void reply.status(status).send({ error: error.message });
+    return;
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    void reply.status(400).send({ error: describeValidation(fastifyError) });
+    return;
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    void reply.status(status).send({ error: clientMessage(fastifyError) });
+    return;
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  void reply.status(500).send({ error: `internal error (request id ${request.id})` });
+}
+
+function describeValidation(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = error.validationContext ?? 'request';
+  const params = first.params as Record<string, unknown>;
+  if (first.keyword === 'required') return `${where}: missing required field ${String(params.missingProperty)}`;
+  if (first.keyword === 'additionalProperties') return `${where}: unknown field ${String(params.additionalProperty)}`;
+  const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return `${where}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
+}
+
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `unsupported Content-Type; send application/json`;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'request body is empty; send a JSON object';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    default:
+      return error.message.replace(/^FST_\w+: /, '');
+  }
+}

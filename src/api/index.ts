@@ -1,0 +1,8 @@
+/**
+ * api: HTTP only. Fastify routes per resource, API-key auth and tenant scoping, JSON schemas
+ * (validation and the OpenAPI document come from the same TypeBox schemas), the mapping of
+ * error codes to statuses, health and Prometheus metrics. Never SQL; imports services.
+ */
+export { buildApi, type ApiOptions } from './app.js';
+export { httpStatusOf } from './error-mapping.js';
+export type { ReadinessCheck } from './routes/health-routes.js';

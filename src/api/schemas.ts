@@ -1,0 +1,66 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** JSON schemas of the HTTP interface; routes validate with them and OpenAPI is generated from them. */
+
+export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every 4xx/5xx answer' });
+
+export const IndexObject = Type.Object(
+  {
+    id: Type.String({ description: 'Used as @index_id in queries' }),
+    name: Type.String({ description: 'Used as @index in queries' }),
+    description: Type.String(),
+    retention_days: Type.Union([Type.Integer(), Type.Null()], { description: 'Days events are kept; null keeps them forever' }),
+    timestamp_fields: Type.Array(Type.String(), { description: 'Fields tried for the event time, in order' }),
+    source_type: Type.String({ description: '@svc.source_type of events ingested without one' }),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { $id: 'Index' },
+);
+export type IndexObject = Static<typeof IndexObject>;
+
+export const TenantQuery = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const IndexListQuery = Type.Object(
+  {
+    tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
+    'pagination[page_size]': Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    'pagination[page_token]': Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+export type IndexListQuery = Static<typeof IndexListQuery>;
+
+export const IndexListResponse = Type.Object({
+  data: Type.Object({ indexes: Type.Array(Type.Ref(IndexObject)) }),
+  pagination: Type.Object({ next_page_token: Type.Union([Type.String(), Type.Null()]) }),
+});
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+export type IdParams = Static<typeof IdParams>;
+
+export const IngestQuery = Type.Object(
+  {
+    tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
+    index: Type.String({ minLength: 1, maxLength: 200, description: 'Index name or id' }),
+    source_type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: '@svc.source_type of these events' })),
+    create_index: Type.Optional(Type.Boolean({ default: false, description: 'Create the index when it does not exist' })),
+    format: Type.Optional(Type.Union([Type.Literal('ndjson'), Type.Literal('auto')], { default: 'ndjson', description: 'auto also takes JSON arrays, CloudTrail Records files and plain text lines' })),
+    timestamp_field: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Field tried first for the event time' })),
+  },
+  { additionalProperties: false },
+);
+export type IngestQuery = Static<typeof IngestQuery>;
+
+export const IngestResponse = Type.Object({
+  ingested: Type.Integer(),
+  rejected: Type.Integer(),
+  errors: Type.Array(Type.Object({ line: Type.Integer(), error: Type.String() }), { description: 'The first 100 rejected lines' }),
+});
+
+export const errorResponses = {
+  400: Type.Ref(ErrorBody),
+  401: Type.Ref(ErrorBody),
+  403: Type.Ref(ErrorBody),
+  404: Type.Ref(ErrorBody),
+};

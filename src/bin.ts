@@ -1,0 +1,39 @@
+import { loadConfig } from './config/index.js';
+import { runCli, type CliContext } from './cli/index.js';
+import { DataDirBusyError, readServerInfo } from './data-dir-lock.js';
+import { openRuntime, createLogger } from './runtime.js';
+import { startServer } from './server.js';
+import { vigilVersion } from './version.js';
+
+/** The `vigil` command's composition root: wires the CLI to the real store, engine and server. */
+const context: CliContext = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  interactive: Boolean(process.stderr.isTTY),
+  loadConfig: (overrides) => loadConfig(overrides),
+  async openServices(config, withEngine) {
+    // CLI commands log only warnings: their output is for people.
+    const runtime = await openRuntime(config, { withEngine, logger: createLogger({ ...config, logLevel: 'warn' }) });
+    return { services: runtime.services, close: () => runtime.close() };
+  },
+  async serve(config) {
+    const server = await startServer(config);
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string): void => {
+        server.runtime.logger.info({ signal }, 'shutting down');
+        void server.close().then(resolve, (error: unknown) => {
+          server.runtime.logger.error({ err: error }, 'shutdown failed');
+          resolve();
+        });
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+  },
+  runningServer: (dataDir) => readServerInfo(dataDir),
+  isDataDirBusy: (error) => error instanceof DataDirBusyError,
+  nowMs: () => Date.now(),
+};
+
+process.exitCode = await runCli(process.argv.slice(2), context, vigilVersion);

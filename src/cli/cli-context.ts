@@ -1,0 +1,37 @@
+import type { ConfigOverrides, VigilConfig } from '../config/index.js';
+import type { Services } from '../admin/index.js';
+
+/** What a CLI command gets from the composition root (bin.ts): no concrete adapter is named here. */
+export interface CliContext {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly stdin: NodeJS.ReadableStream;
+  /** True when stderr is a terminal: progress bars are drawn only then. */
+  readonly interactive: boolean;
+  loadConfig(overrides: ConfigOverrides): VigilConfig;
+  /** Opens store (and engine) services; rejects with a DataDirBusy error when a server holds the engine. */
+  openServices(config: VigilConfig, withEngine: boolean): Promise<OpenedServices>;
+  /** Runs `vigil serve` until the process is asked to stop. */
+  serve(config: VigilConfig): Promise<void>;
+  /** The running server of a data dir, if one announced itself. */
+  runningServer(dataDir: string): { url: string; pid: number } | null;
+  /** True for the error openServices raises when another process holds the engine. */
+  isDataDirBusy(error: unknown): boolean;
+  nowMs(): number;
+}
+
+export interface OpenedServices {
+  readonly services: Services;
+  close(): Promise<void>;
+}
+
+/** Global options every command accepts. */
+export interface GlobalOptions {
+  readonly dataDir?: string;
+  readonly config?: string;
+}
+
+/** Turns global flags into config overrides. */
+export function overridesOf(options: GlobalOptions): ConfigOverrides {
+  return { ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.config ? { configFile: options.config } : {}) };
+}

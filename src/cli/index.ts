@@ -1,0 +1,7 @@
+/**
+ * cli: the terminal. Commands (serve, ingest, index, keys, demo), their output (tables, JSON,
+ * progress), exit codes. Gets every concrete part through CliContext from bin.ts.
+ */
+export { runCli } from './program.js';
+export type { CliContext, OpenedServices } from './cli-context.js';
+export { generateDemoEvents } from './demo-events.js';

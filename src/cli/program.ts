@@ -1,0 +1,115 @@
+import { Command, CommanderError, Option } from 'commander';
+import { VigilError, messageOf } from '../core/index.js';
+import type { CliContext, GlobalOptions } from './cli-context.js';
+import { overridesOf } from './cli-context.js';
+import { runDemoCommand } from './commands/demo-command.js';
+import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './commands/index-command.js';
+import { runIngestCommand } from './commands/ingest-command.js';
+import { runKeysCreate, runKeysList, runKeysRevoke } from './commands/keys-command.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Runs the `vigil` command line and returns the process exit status (0 ok, 1 failure, 2 usage, 3 some lines rejected). */
+export async function runCli(argv: readonly string[], ctx: CliContext, version: string): Promise<number> {
+  let status = 0;
+  const program = new Command('vigil')
+    .description('Vigil: log search and detection on embedded ClickHouse')
+    .version(version)
+    .option('--data-dir <dir>', 'data directory (default ./data, or VIGIL_DATA_DIR)')
+    .option('--config <file>', 'JSON config file (default ./vigil.config.json when present, or VIGIL_CONFIG)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
+  const globals = (command: Command): GlobalOptions => command.optsWithGlobals() as GlobalOptions;
+  const action =
+    <A extends unknown[]>(run: (...args: A) => Promise<number>) =>
+    async (...args: A): Promise<void> => {
+      status = await run(...args);
+    };
+
+  program
+    .command('serve')
+    .description('run the HTTP API, detections and maintenance (what npm start runs)')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1, or VIGIL_HOST)')
+    .option('--port <port>', 'port to listen on (default 8080, or VIGIL_PORT)', (v) => Number(v))
+    .action(
+      action(async (options: { host?: string; port?: number }, command: Command) => {
+        const config = ctx.loadConfig({ ...overridesOf(globals(command)), ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}) });
+        await ctx.serve(config);
+        return 0;
+      }),
+    );
+
+  program
+    .command('ingest')
+    .description('ingest log files (NDJSON, JSON array, CloudTrail Records, plain text; gzip of any) into an index')
+    .argument('<files...>', 'files to read, or - for standard input')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--index <name>', 'index name or id')
+    .option('--create-index', 'create the index if it does not exist')
+    .option('--source-type <type>', '@svc.source_type of these events, e.g. aws:cloudtrail')
+    .option('--timestamp-field <field>', 'field tried first for the event time')
+    .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
+    .option('--json', 'print the summary as JSON')
+    .option('--quiet', 'no progress bar')
+    .action(action(async (files: string[], options, command: Command) => runIngestCommand(ctx, files, { ...globals(command), ...options })));
+
+  const index = program.command('index').description('create, list, change and delete indexes');
+  const settings = (c: Command): Command =>
+    c
+      .option('--description <text>', 'what the index holds')
+      .option('--retention-days <days>', 'days to keep events (or forever)')
+      .option('--timestamp-field <field>', 'field tried for the event time (repeat for a list)', collect)
+      .option('--source-type <type>', 'default @svc.source_type of its events');
+  settings(index.command('create').argument('<name>').requiredOption('--tenant <tenant>', 'tenant id').option('--json', 'print JSON')).action(
+    action(async (name: string, options, command: Command) => runIndexCreate(ctx, name, { ...globals(command), ...options })),
+  );
+  settings(index.command('update').argument('<name-or-id>').requiredOption('--tenant <tenant>', 'tenant id').option('--json', 'print JSON')).action(
+    action(async (name: string, options, command: Command) => runIndexUpdate(ctx, name, { ...globals(command), ...options })),
+  );
+  index
+    .command('list')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runIndexList(ctx, { ...globals(command), ...options })));
+  index
+    .command('delete')
+    .argument('<name-or-id>')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--json', 'print JSON')
+    .action(action(async (name: string, options, command: Command) => runIndexDelete(ctx, name, { ...globals(command), ...options })));
+
+  const keys = program.command('keys').description('create, list and revoke API keys');
+  keys
+    .command('create')
+    .option('--tenant <tenant>', 'tenant the key may act on (repeat for several)', collect)
+    .option('--name <name>', 'a label for the key')
+    .addOption(new Option('--admin', 'the key may act on every tenant'))
+    .option('--json', 'print JSON (includes the secret once)')
+    .action(action(async (options, command: Command) => runKeysCreate(ctx, { ...globals(command), ...options })));
+  keys
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runKeysList(ctx, { ...globals(command), ...options })));
+  keys
+    .command('revoke')
+    .argument('<id>')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, options, command: Command) => runKeysRevoke(ctx, id, { ...globals(command), ...options })));
+
+  program
+    .command('demo')
+    .description('load generated sample logs into index "demo" of tenant "default"')
+    .option('--events <n>', 'how many events', '3000')
+    .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
+    .action(action(async (options, command: Command) => runDemoCommand(ctx, { ...globals(command), ...options })));
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    const where = error instanceof VigilError && error.field ? ` (${error.field})` : '';
+    ctx.stderr.write(`vigil: ${messageOf(error)}${where}\n`);
+    return error instanceof VigilError && error.code === 'invalid_argument' ? 2 : 1;
+  }
+}

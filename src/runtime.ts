@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { pino, type Logger as PinoLogger } from 'pino';
+import type { VigilConfig } from './config/index.js';
+import { systemClock, type Clock } from './core/index.js';
+import { createServices, type Services } from './admin/index.js';
+import type { Engine } from './engine/index.js';
+import { ChdbEngine } from './engine/chdb/index.js';
+import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
+import type { Store } from './store/index.js';
+import { createSqliteStore } from './store/sqlite/index.js';
+import { DataDirLock } from './data-dir-lock.js';
+
+/** Everything one process opened: the store, maybe the engine, and the services over them. */
+export interface Runtime {
+  readonly config: VigilConfig;
+  readonly logger: PinoLogger;
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly engine: Engine | null;
+  readonly services: Services;
+  close(): Promise<void>;
+}
+
+/** The process logger: JSON lines, secrets redacted as a second line of defence. */
+export function createLogger(config: VigilConfig, destination: NodeJS.WritableStream = process.stderr): PinoLogger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', '*.secret', '*.api_key', '*.integration_key', '*.password'],
+        censor: '[redacted]',
+      },
+    },
+    destination,
+  );
+}
+
+/**
+ * Opens the metadata store and, with `withEngine`, the events engine (taking the data dir lock:
+ * DataDirBusyError when a server holds it). The only place that names concrete adapters besides bin.ts.
+ */
+export async function openRuntime(config: VigilConfig, options: { withEngine: boolean; logger?: PinoLogger; clock?: Clock }): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config);
+  const clock = options.clock ?? systemClock;
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const store = await createSqliteStore(config.store.path);
+  let lock: DataDirLock | null = null;
+  let engine: Engine | null = null;
+  try {
+    await store.migrate();
+    if (options.withEngine) {
+      let opened: Engine;
+      if (config.engine.kind === 'chdb') {
+        lock = DataDirLock.acquire(config.dataDir);
+        opened = new ChdbEngine({ path: config.engine.path, poolSize: config.engine.poolSize }, logger.child({ component: 'engine' }));
+      } else {
+        opened = new ClickHouseHttpEngine({ url: config.engine.url }, logger.child({ component: 'engine' }));
+      }
+      engine = opened;
+      await opened.init();
+    }
+  } catch (error) {
+    await engine?.close().catch(() => {});
+    lock?.release();
+    await store.close();
+    throw error;
+  }
+  const services = createServices({ store, engine, clock, logger, ingest: config.ingest });
+  return {
+    config,
+    logger,
+    clock,
+    store,
+    engine,
+    services,
+    async close() {
+      await services.maintenance?.stop();
+      await engine?.close();
+      lock?.release();
+      await store.close();
+    },
+  };
+}

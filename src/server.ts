@@ -1,0 +1,84 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApi } from './api/index.js';
+import type { VigilConfig } from './config/index.js';
+import { openRuntime, type Runtime } from './runtime.js';
+import type { ServerInfo } from './data-dir-lock.js';
+import { cliActor } from './admin/index.js';
+import { vigilVersion } from './version.js';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly runtime: Runtime;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `vigil serve`: opens store and engine, creates the bootstrap tenant and key on first
+ * start, runs maintenance and listens. `out` receives the one-time key banner.
+ */
+export async function startServer(config: VigilConfig, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
+  const runtime = await openRuntime(config, { withEngine: true });
+  const { services, engine, store, logger } = runtime;
+  let app: FastifyInstance | null = null;
+  try {
+    await bootstrap(runtime, out);
+    app = await buildApi({
+      services,
+      logger,
+      maxJsonBodyBytes: config.http.maxJsonBodyBytes,
+      maxIngestBytes: config.http.maxIngestBytes,
+      version: vigilVersion,
+      readiness: [
+        { name: 'engine', check: () => engine!.ping() },
+        { name: 'store', check: async () => void (await store.tenants.get('default')) },
+      ],
+    });
+    const address = await app.listen({ host: config.host, port: config.port });
+    const url = address.replace('[::1]', 'localhost');
+    const info: ServerInfo = { pid: process.pid, url };
+    writeFileSync(join(config.dataDir, 'server.json'), JSON.stringify(info), { mode: 0o600 });
+    services.maintenance?.start(config.maintenanceIntervalS * 1000);
+    logger.info({ url, data_dir: config.dataDir, engine: config.engine.kind }, 'vigil is listening');
+    const openedApp = app;
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      app: openedApp,
+      runtime,
+      close: () =>
+        (closing ??= (async () => {
+          await openedApp.close();
+          rmSync(join(config.dataDir, 'server.json'), { force: true });
+          await runtime.close();
+        })()),
+    };
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await runtime.close();
+    throw error;
+  }
+}
+
+/** First start: with no live key, create tenant `default` and an admin key, shown once. */
+async function bootstrap(runtime: Runtime, out: NodeJS.WritableStream): Promise<void> {
+  const { services, config } = runtime;
+  await services.tenants.ensure('default');
+  if (await services.keys.anyActive()) return;
+  const { secret } = await services.keys.create({ name: 'bootstrap admin', tenants: ['default'], admin: true }, cliActor);
+  const keyFile = join(config.dataDir, 'bootstrap-key');
+  writeFileSync(keyFile, `${secret}\n`, { mode: 0o600 });
+  out.write(
+    [
+      '',
+      'Created tenant "default" and an admin API key. It is shown only this once:',
+      '',
+      `    ${secret}`,
+      '',
+      `It is also saved in ${keyFile} (readable only by you). Use it as: Authorization: Bearer <key>`,
+      '',
+    ].join('\n'),
+  );
+}
