@@ -43,7 +43,7 @@ export async function openRuntime(config: VigilConfig, options: { withEngine: bo
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const store = await createSqliteStore(config.store.path);
+  const store = await createSqliteStore(config.store.path, { clock });
   let lock: DataDirLock | null = null;
   let engine: Engine | null = null;
   try {

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/index.js';
+import { migrateStore } from '../migrations/migrate-store.js';
+import type { ApiKeyRepository, AuditRepository, IndexRepository, Store, TenantRepository } from '../store.js';
+import type { StoreDatabase } from '../store-database.js';
+import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
+import { KyselyAuditRepository } from './kysely-audit-repository.js';
+import { KyselyIndexRepository } from './kysely-index-repository.js';
+import { KyselyTenantRepository } from './kysely-tenant-repository.js';
+import { StoreQueryRunner, type ViolationClassifier } from './store-query-runner.js';
+
+export interface KyselyStoreOptions {
+  /** Recognises the driver's unique and foreign-key violations. */
+  readonly classifyViolation: ViolationClassifier;
+  /** Time for the few writes whose caller gives none (`audit.markShipped`). */
+  readonly clock: Clock;
+}
+
+/**
+ * The Store over any Kysely dialect. Adapters differ only in how they open the connection and
+ * read their driver's errors; every statement and every migration is shared, which is what lets
+ * one contract suite vouch for all of them.
+ */
+export class KyselyStore implements Store {
+  readonly tenants: TenantRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly indexes: IndexRepository;
+  readonly audit: AuditRepository;
+  private closed: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Kysely<StoreDatabase>,
+    options: KyselyStoreOptions,
+  ) {
+    const runner = new StoreQueryRunner(options.classifyViolation);
+    this.tenants = new KyselyTenantRepository(db, runner);
+    this.apiKeys = new KyselyApiKeyRepository(db, runner);
+    this.indexes = new KyselyIndexRepository(db, runner);
+    this.audit = new KyselyAuditRepository(db, runner, options.clock);
+  }
+
+  migrate(): Promise<void> {
+    return migrateStore(this.db);
+  }
+
+  /** Closes the connection; later calls return the same promise. */
+  close(): Promise<void> {
+    this.closed ??= this.db.destroy();
+    return this.closed;
+  }
+}

@@ -1,0 +1,22 @@
+import { Migrator, type Kysely, type MigrationProvider } from 'kysely';
+import { StoreError } from '../../core/index.js';
+import { storeMigrations } from './store-migrations.js';
+
+// Static, so nothing is read from disk at run time.
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(Object.fromEntries(storeMigrations)),
+};
+
+/**
+ * Applies every pending migration of storeMigrations; idempotent. Kysely's Migrator holds a lock
+ * while it runs (an advisory lock on PostgreSQL; on SQLite the adapter's `begin immediate`
+ * transaction), so processes starting together apply each migration once.
+ */
+export async function migrateStore(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new StoreError(failed === undefined ? 'migrating the store' : `applying migration ${failed}`, { cause: error });
+  }
+}

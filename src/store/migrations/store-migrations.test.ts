@@ -1,0 +1,38 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, NO_MIGRATIONS, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ImmediateSqliteDialect } from '../sqlite/immediate-sqlite-dialect.js';
+import { migrateStore } from './migrate-store.js';
+import { storeMigrations } from './store-migrations.js';
+
+const names = storeMigrations.map(([name]) => name);
+let db: Kysely<unknown> | undefined;
+afterEach(async () => {
+  await db?.destroy();
+  db = undefined;
+});
+
+async function tables(of: Kysely<unknown>): Promise<string[]> {
+  const result = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'kysely%' order by name`.execute(of);
+  return result.rows.map((r) => r.name);
+}
+
+describe('storeMigrations', () => {
+  it('lists unique names that sort in list order, as Kysely applies them', () => {
+    expect(new Set(names).size).toBe(names.length);
+    expect([...names].sort()).toEqual(names);
+    for (const name of names) expect(name).toMatch(/^\d{4}-[a-z0-9-]+$/);
+  });
+
+  it('apply up, roll back down to nothing, and apply again', async () => {
+    db = new Kysely<unknown>({ dialect: new ImmediateSqliteDialect(new Database(':memory:')) });
+    await migrateStore(db);
+    expect(await tables(db)).toEqual(['api_keys', 'audit_outbox', 'indexes', 'tenants']);
+    const provider = { getMigrations: () => Promise.resolve(Object.fromEntries(storeMigrations)) };
+    const { error } = await new Migrator({ db, provider }).migrateTo(NO_MIGRATIONS);
+    expect(error).toBeUndefined();
+    expect(await tables(db)).toEqual([]);
+    await migrateStore(db);
+    expect(await tables(db)).toEqual(['api_keys', 'audit_outbox', 'indexes', 'tenants']);
+  });
+});

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.js';
+
+/**
+ * Every schema migration, in the order they apply. Listed in code rather than read from a folder
+ * because the service runs from dist/, where a folder scan would find compiled names and maps.
+ * Append only: names sort in list order (Kysely orders by name) and shipped entries never change.
+ */
+export const storeMigrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ['0001-initial', initial],
+];

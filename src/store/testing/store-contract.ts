@@ -1,0 +1,27 @@
+import { describe } from 'vitest';
+import { describeApiKeyContract } from './api-key-contract.js';
+import { describeAuditContract } from './audit-contract.js';
+import { describeIndexContract } from './index-contract.js';
+import { describeIndexPaginationContract } from './index-pagination-contract.js';
+import { describeMigrationContract } from './migration-contract.js';
+import { useMigratedStore, type StoreFactory } from './store-fixtures.js';
+import { describeTenantContract } from './tenant-contract.js';
+
+export type { StoreFactory } from './store-fixtures.js';
+
+/**
+ * The Store contract suite: every adapter runs it (ARCHITECTURE.md section 3), so behaviour the
+ * rest of the service relies on is written down once. `makeStore` returns a new, empty,
+ * unmigrated store per call; each test migrates its own and closes it afterwards.
+ */
+export function describeStoreContract(name: string, makeStore: StoreFactory): void {
+  describe(`store contract: ${name}`, () => {
+    const store = useMigratedStore(makeStore);
+    describeMigrationContract(store);
+    describeTenantContract(store);
+    describeApiKeyContract(store);
+    describeIndexContract(store);
+    describeIndexPaginationContract(store);
+    describeAuditContract(store);
+  });
+}
