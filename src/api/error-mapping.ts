@@ -49,7 +49,9 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
       void reply.status(status).send({ error: `internal error (request id ${request.id})` });
       return;
     }
-    void reply.status(status).send({ error: error.message });
+    // Name the field at fault when the message does not already.
+    const message = error.field && !error.message.includes(error.field) ? `${error.field}: ${error.message}` : error.message;
+    void reply.status(status).send({ error: message });
     return;
   }
   const fastifyError = error as FastifyError;

@@ -32,6 +32,10 @@ export interface ChdbEngineOptions {
   readonly path: string;
   /** Sessions that run queries in parallel (one more is kept for KILL QUERY). Default 4. */
   readonly poolSize?: number;
+  /** `max_execution_time` of a query that sets none. Default 300 s. */
+  readonly maxExecutionTimeS?: number;
+  /** `max_memory_usage` of a query that sets none. Default 2 GiB. */
+  readonly maxMemoryUsageBytes?: number;
 }
 
 export interface EngineQueryOptions {

@@ -121,7 +121,9 @@ describe('vigil serve, the HTTP API and the CLI on one data dir', () => {
   });
 
   it('ingests gzip bodies, refuses oversize ones (413), unknown indexes (404) and foreign tenants (403)', async () => {
-    const lines = Array.from({ length: 500 }, (_, i) => JSON.stringify({ ts: 1_700_000_000 + i, i })).join('\n');
+    // Epoch seconds from the last hour: the index keeps 30 days and the restart below sweeps retention.
+    const recent = Math.floor(Date.now() / 1000) - 3600;
+    const lines = Array.from({ length: 500 }, (_, i) => JSON.stringify({ ts: recent + i, i })).join('\n');
     const gz = await call(`${server.url}/v1/ingest?tenant_id=acme&index=auth`, {
       method: 'POST',
       key: acmeKey,

@@ -1,0 +1,29 @@
+/**
+ * `npm run bench -- NAME [options]`: runs one benchmark by name. Benchmarks are scripts that
+ * print figures against targets; they are never part of `npm test`. Generated data and results
+ * stay under `<repo>/.bench/` (gitignored).
+ */
+import { fileURLToPath } from 'node:url';
+import { runIngestBench } from './ingest-bench.js';
+
+type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
+
+const benchmarks: Readonly<Record<string, Benchmark>> = {
+  ingest: runIngestBench,
+};
+
+const repoDir = fileURLToPath(new URL('..', import.meta.url));
+const [name, ...argv] = process.argv.slice(2);
+const benchmark = name === undefined ? undefined : benchmarks[name];
+if (!benchmark) {
+  process.stderr.write(`usage: npm run bench -- <${Object.keys(benchmarks).join('|')}> [options]   (${name ?? 'no name'} is not a benchmark)\n`);
+  process.exitCode = 2;
+} else {
+  try {
+    process.exitCode = await benchmark(repoDir, argv);
+  } catch (error) {
+    process.stderr.write(`bench ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,54 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EngineError, ErrorCodes } from '../../core/index.js';
+import { describeEngineContract } from '../testing/engine-contract.js';
+import { eventually, slowQuery } from '../testing/engine-fixtures.js';
+import { ChdbEngine } from './chdb-engine.js';
+
+// chDB binds one data directory per process; vitest runs each file in its own process, so this
+// file owns one temporary directory for all its engines.
+const path = mkdtempSync(join(tmpdir(), 'vigil-chdb-engine-'));
+
+afterAll(() => {
+  rmSync(path, { recursive: true, force: true });
+});
+
+describeEngineContract('chdb', async () => new ChdbEngine({ path, poolSize: 2 }));
+
+describe('chdb engine', () => {
+  it('cancels and aborts even when every pooled session is busy', async () => {
+    const engine = new ChdbEngine({ path, poolSize: 1 });
+    try {
+      const first = engine.query(slowQuery, { tag: 'busy-first', maxExecutionTimeS: 50 }).catch((e: unknown) => e);
+      const waiting = new AbortController();
+      // Queued behind `first` for the only session: aborting it must not wait for that session.
+      const queued = engine.query('SELECT 1', { signal: waiting.signal }).catch((e: unknown) => e);
+      await eventually(async () => expect(await engine.runningQuery('busy-first')).not.toBeNull());
+      waiting.abort();
+      expect(await queued).toMatchObject({ code: ErrorCodes.engineCancelled });
+      await engine.cancel('busy-first');
+      expect(await first).toMatchObject({ code: ErrorCodes.engineCancelled });
+      // The session came back to the pool.
+      await expect(engine.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('opens nothing until first used, and a never-used engine closes cleanly', async () => {
+    const engine = new ChdbEngine({ path: join(path, 'never-opened') });
+    await engine.close();
+    expect(existsSync(join(path, 'never-opened'))).toBe(false);
+  });
+
+  it('a closed engine refuses work as unavailable', async () => {
+    const engine = new ChdbEngine({ path });
+    await engine.ping();
+    await engine.close();
+    const error = await engine.ping().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe(ErrorCodes.unavailable);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The events schema, rendered from one template so the single-node tables and a cluster variant
+ * (ON CLUSTER, Replicated engines, later Distributed tables over `*_local`) cannot drift apart.
+ */
+import { sqlIdentifier } from './sql-literal.js';
+
+/** Table engine family: plain for one node (chDB, a single server), Replicated for a cluster. */
+export type SchemaEngine = 'MergeTree' | 'ReplicatedMergeTree';
+
+export interface SchemaOptions {
+  /** Cluster name for `ON CLUSTER`; omitted on a single node. */
+  readonly onCluster?: string;
+  /** Default `MergeTree`. `ReplicatedMergeTree` takes its path from the server's macros. */
+  readonly engine?: SchemaEngine;
+}
+
+/** Version of the schema this build writes; `init()` upgrades older stores step by step. */
+export const schemaVersion = 1;
+
+// Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
+// - min_bytes_for_wide_part = 512 MiB: a wide part opens one compression stream per JSON
+//   sub-column (~300 for Windows events) and writes ~10x slower, so inserts land compact and
+//   only big merged parts become wide.
+// - fsync_after_insert / fsync_part_directory: ingest is acknowledged only once data is durable.
+// - PARTITION BY week: few partitions per insert batch; retention deletes rows, not partitions.
+// - the text indexes are prefilters for the search compiler (`hasToken`, path existence).
+// - null_paths: ClickHouse's JSON type stores no path for a null, but the query language says
+//   such a column exists, so null paths travel beside attrs and reach the catalog as type Null.
+const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster}} (
+  version UInt32,
+  applied_at DateTime DEFAULT now()
+) ENGINE = {{mergeTree}} ORDER BY version`;
+
+const tablesTemplate = [
+  `CREATE TABLE IF NOT EXISTS logs{{onCluster}} (
+  tenant LowCardinality(String),
+  idx LowCardinality(String),
+  ts DateTime64(9, 'UTC') CODEC(Delta, ZSTD(1)),
+  seq UInt64 CODEC(Delta, ZSTD(1)),
+  source_type LowCardinality(String),
+  ts_field LowCardinality(String),
+  raw String CODEC(ZSTD(1)),
+  attrs JSON(max_dynamic_paths = 1024) CODEC(ZSTD(1)),
+  null_paths Array(String) CODEC(ZSTD(1)),
+  INDEX raw_txt raw TYPE text(tokenizer = splitByNonAlpha, preprocessor = lower(raw)),
+  INDEX attrs_paths JSONAllPaths(attrs) TYPE text(tokenizer = array)
+) ENGINE = {{mergeTree}}
+PARTITION BY toMonday(ts)
+ORDER BY (tenant, idx, ts)
+SETTINGS index_granularity = 8192, min_bytes_for_wide_part = 536870912, fsync_after_insert = 1, fsync_part_directory = 1`,
+  `CREATE TABLE IF NOT EXISTS field_catalog{{onCluster}} (
+  tenant LowCardinality(String),
+  idx LowCardinality(String),
+  day Date,
+  path String,
+  type LowCardinality(String),
+  rows UInt64
+) ENGINE = {{summingMergeTree}}
+ORDER BY (tenant, idx, day, path, type)`,
+  // One catalog row per (day, path, type) and insert block; SummingMergeTree adds them up.
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS field_catalog_mv{{onCluster}} TO field_catalog AS
+SELECT tenant, idx, toDate(ts) AS day, path_type.1 AS path, path_type.2 AS type, count() AS rows
+FROM logs
+ARRAY JOIN arrayConcat(
+  CAST(JSONAllPathsWithTypes(attrs), 'Array(Tuple(String, String))'),
+  arrayMap(p -> (p, 'Null'), null_paths)
+) AS path_type
+GROUP BY tenant, idx, day, path, type`,
+] as const;
+
+/** Renders the schema DDL, in creation order (the version table first). */
+export function createSchemaStatements(options: SchemaOptions = {}): string[] {
+  return [versionTableTemplate, ...tablesTemplate].map((statement) => render(statement, options));
+}
+
+/** The DDL of `vigil_schema`, which records the applied schema versions. */
+export function createVersionTableStatement(options: SchemaOptions = {}): string {
+  return render(versionTableTemplate, options);
+}
+
+function render(statement: string, options: SchemaOptions): string {
+  const engine = options.engine ?? 'MergeTree';
+  const values: Record<string, string> = {
+    onCluster: options.onCluster === undefined ? '' : ` ON CLUSTER ${sqlIdentifier(options.onCluster)}`,
+    mergeTree: engine === 'MergeTree' ? 'MergeTree' : 'ReplicatedMergeTree',
+    summingMergeTree: engine === 'MergeTree' ? 'SummingMergeTree' : 'ReplicatedSummingMergeTree',
+  };
+  return statement.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`schema template names an unknown placeholder: ${name}`);
+    return value;
+  });
+}
+
+/** One step of the schema history; statements must be idempotent (a crash may repeat them). */
+export interface SchemaMigration {
+  readonly version: number;
+  readonly statements: readonly string[];
+}
+
+/** Every schema step this build knows, oldest first. */
+export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[] {
+  return [{ version: 1, statements: tablesTemplate.map((statement) => render(statement, options)) }];
+}

@@ -1,0 +1,120 @@
+import { EngineError, type Logger } from '../core/index.js';
+import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats } from './engine.js';
+import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
+import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from './sql-literal.js';
+
+/** What the shared operations need from an adapter: run SQL, with and without its settings. */
+export interface SqlRunner {
+  query<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
+  exec(sql: string, options?: EngineQueryOptions): Promise<void>;
+  /** Runs DDL as written: a trailing SETTINGS clause would be read as table settings. */
+  execDdl(sql: string): Promise<void>;
+}
+
+/**
+ * The Engine methods that are plain SQL over `logs` and `field_catalog`, written once for every
+ * adapter (chDB in process, a ClickHouse server over HTTP).
+ */
+export class TableOperations {
+  constructor(
+    private readonly runner: SqlRunner,
+    private readonly logger: Logger,
+    private readonly schema: SchemaOptions = {},
+  ) {}
+
+  /** Creates the schema or applies the steps newer than the recorded version. */
+  async init(): Promise<void> {
+    await this.runner.execDdl(createVersionTableStatement(this.schema));
+    const current = await this.appliedVersion();
+    const migrations = schemaMigrations(this.schema);
+    const latest = migrations.at(-1)?.version ?? 0;
+    if (current > latest) {
+      throw new EngineError(`engine schema version ${current} is newer than this build supports (${latest})`);
+    }
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      for (const statement of migration.statements) await this.runner.execDdl(statement);
+      await this.runner.exec(`INSERT INTO vigil_schema (version) SELECT ${sqlInteger(migration.version)}`);
+      this.logger.info({ version: migration.version }, 'engine schema upgraded');
+    }
+  }
+
+  private async appliedVersion(): Promise<number> {
+    const result = await this.runner.query<{ version: number | string }>('SELECT max(version) AS version FROM vigil_schema');
+    return Number(result.rows[0]?.version ?? 0);
+  }
+
+  /** Paths of the indexes seen in [fromMs, toMs), to day granularity, merged across days. */
+  async fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {
+    if (indexIds.length === 0) return [];
+    const where = [`tenant = ${sqlString(tenant)}`, `idx IN ${sqlStringList(indexIds)}`];
+    if (fromMs !== undefined) where.push(`day >= toDate(${sqlTimestampMs(fromMs)})`);
+    // toMs is exclusive: the last day that can hold an event is the day of toMs - 1 ms.
+    if (toMs !== undefined) where.push(`day <= toDate(${sqlTimestampMs(toMs - 1)})`);
+    const result = await this.runner.query<{ path: string; types: string[]; rows: string }>(
+      `SELECT path, arraySort(groupUniqArray(type)) AS types, sum(rows) AS rows FROM field_catalog
+WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
+    );
+    return result.rows.map((row) => ({ path: row.path, types: row.types, rows: Number(row.rows) }));
+  }
+
+  /** Row count and time span of each requested index (zero and nulls for an empty one). */
+  async indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
+    if (indexIds.length === 0) return [];
+    const result = await this.runner.query<{ idx: string; rows: string; min_ns: string; max_ns: string }>(
+      `SELECT idx, count() AS rows, toString(toUnixTimestamp64Nano(min(ts))) AS min_ns,
+  toString(toUnixTimestamp64Nano(max(ts))) AS max_ns
+FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx`,
+    );
+    const found = new Map(result.rows.map((row) => [row.idx, row]));
+    return [...new Set(indexIds)].map((indexId) => {
+      const row = found.get(indexId);
+      if (!row || Number(row.rows) === 0) return { indexId, rows: 0, minTsNs: null, maxTsNs: null };
+      return { indexId, rows: Number(row.rows), minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) };
+    });
+  }
+
+  /** Deletes an index's events and its catalog rows (lightweight DELETE, synchronous). */
+  async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
+    const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)}`;
+    await this.runner.exec(`DELETE FROM logs WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM field_catalog WHERE ${where}`);
+  }
+
+  /**
+   * Deletes an index's events older than the cutoff. Catalog rows go only for days wholly
+   * before the cutoff: the cutoff's own day may still hold newer events.
+   */
+  async deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {
+    const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)}`;
+    await this.runner.exec(`DELETE FROM logs WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)}`);
+    await this.runner.exec(`DELETE FROM field_catalog WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
+  }
+
+  /** Active parts of `logs`: rows, disk and uncompressed bytes, part count. */
+  async storageStats(): Promise<EngineStorageStats> {
+    const result = await this.runner.query<{ rows: string; disk: string; uncompressed: string; parts: string }>(
+      `SELECT sum(rows) AS rows, sum(bytes_on_disk) AS disk, sum(data_uncompressed_bytes) AS uncompressed, count() AS parts
+FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND active`,
+    );
+    const row = result.rows[0];
+    return {
+      rows: Number(row?.rows ?? 0),
+      bytesOnDisk: Number(row?.disk ?? 0),
+      uncompressedBytes: Number(row?.uncompressed ?? 0),
+      parts: Number(row?.parts ?? 0),
+    };
+  }
+
+  /** Merges every partition of both tables down to one part (benchmarks and tests). */
+  async optimize(): Promise<void> {
+    await this.runner.exec('OPTIMIZE TABLE logs FINAL');
+    await this.runner.exec('OPTIMIZE TABLE field_catalog FINAL');
+  }
+
+  /** Throws unless the engine answers a trivial query. */
+  async ping(): Promise<void> {
+    const result = await this.runner.query<{ ok: number }>('SELECT 1 AS ok');
+    if (Number(result.rows[0]?.ok) !== 1) throw new EngineError('pinging engine: unexpected answer');
+  }
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../engine.js';
+import { anEvent, insert, ns, uniqueTenant } from './engine-fixtures.js';
+
+const day = 86_400_000;
+
+/** The field catalog and per-index statistics, each confined to one tenant. */
+export function describeCatalogContract(engine: () => Engine): void {
+  describe('field catalog', () => {
+    it('lists every path with the types it was stored as, null paths as Null, and row counts', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, attrs: { user: { name: 'ann' }, code: 7, 'odd key@x': 'v' }, nullPaths: ['parent'] }),
+        anEvent({ tenant, attrs: { user: { name: 'bob' }, code: 'E7', ratio: 0.5 } }),
+      ]);
+      expect(await engine().fieldCatalog(tenant, ['main'])).toEqual([
+        { path: 'code', types: ['Int64', 'String'], rows: 2 },
+        { path: 'odd key@x', types: ['String'], rows: 1 },
+        { path: 'parent', types: ['Null'], rows: 1 },
+        { path: 'ratio', types: ['Float64'], rows: 1 },
+        { path: 'user.name', types: ['String'], rows: 2 },
+      ]);
+    });
+
+    it('merges the requested indexes, leaves out others, and an empty list asks for nothing', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, indexId: 'a', attrs: { shared: 1, only_a: 1 } }),
+        anEvent({ tenant, indexId: 'b', attrs: { shared: 2, only_b: 1 } }),
+        anEvent({ tenant, indexId: 'c', attrs: { only_c: 1 } }),
+      ]);
+      const paths = (await engine().fieldCatalog(tenant, ['a', 'b'])).map((field) => [field.path, field.rows]);
+      expect(paths).toEqual([
+        ['only_a', 1],
+        ['only_b', 1],
+        ['shared', 2],
+      ]);
+      expect(await engine().fieldCatalog(tenant, [])).toEqual([]);
+    });
+
+    it('restricts to the days that overlap [fromMs, toMs)', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, tsNs: ns('2024-03-01T12:00:00Z'), attrs: { first_day: 1 } }),
+        anEvent({ tenant, tsNs: ns('2024-03-02T12:00:00Z'), attrs: { second_day: 1 } }),
+        anEvent({ tenant, tsNs: ns('2024-03-03T12:00:00Z'), attrs: { third_day: 1 } }),
+      ]);
+      const second = Date.parse('2024-03-02T00:00:00Z');
+      const paths = async (from?: number, to?: number) =>
+        (await engine().fieldCatalog(tenant, ['main'], from, to)).map((field) => field.path);
+      expect(await paths(second, second + day)).toEqual(['second_day']);
+      expect(await paths(second)).toEqual(['second_day', 'third_day']);
+      expect(await paths(undefined, second)).toEqual(['first_day']);
+      expect(await paths()).toEqual(['first_day', 'second_day', 'third_day']);
+    });
+
+    it('never shows another tenant’s paths', async () => {
+      const mine = uniqueTenant();
+      const theirs = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant: mine, attrs: { mine: 1 } }), anEvent({ tenant: theirs, attrs: { theirs: 1 } })]);
+      expect((await engine().fieldCatalog(mine, ['main'])).map((field) => field.path)).toEqual(['mine']);
+    });
+  });
+
+  describe('index stats', () => {
+    it('counts rows and gives the exact time span per index, zero and nulls for an empty one', async () => {
+      const tenant = uniqueTenant();
+      const other = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, indexId: 'a', tsNs: -5n }),
+        anEvent({ tenant, indexId: 'a', tsNs: 1_704_164_645_123_456_789n }),
+        anEvent({ tenant, indexId: 'a', tsNs: 1_000n }),
+        anEvent({ tenant, indexId: 'b', tsNs: 7n }),
+        anEvent({ tenant: other, indexId: 'a', tsNs: 9_000_000_000_000_000_000n }),
+      ]);
+      expect(await engine().indexStats(tenant, ['a', 'b', 'empty'])).toEqual([
+        { indexId: 'a', rows: 3, minTsNs: -5n, maxTsNs: 1_704_164_645_123_456_789n },
+        { indexId: 'b', rows: 1, minTsNs: 7n, maxTsNs: 7n },
+        { indexId: 'empty', rows: 0, minTsNs: null, maxTsNs: null },
+      ]);
+      expect(await engine().indexStats(tenant, [])).toEqual([]);
+    });
+  });
+}

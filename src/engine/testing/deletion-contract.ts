@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../engine.js';
+import { sqlString } from '../sql-literal.js';
+import { anEvent, countEvents, insert, ns, uniqueTenant } from './engine-fixtures.js';
+
+/** Index deletion, retention and the storage figures. */
+export function describeDeletionContract(engine: () => Engine): void {
+  describe('deletion', () => {
+    it('deleteIndexEvents removes exactly one index of one tenant, with its catalog rows', async () => {
+      const tenant = uniqueTenant();
+      const other = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, indexId: 'gone', attrs: { gone_path: 1 } }),
+        anEvent({ tenant, indexId: 'gone', attrs: { gone_path: 2 } }),
+        anEvent({ tenant, indexId: 'kept', attrs: { kept_path: 1 } }),
+        anEvent({ tenant: other, indexId: 'gone', attrs: { other_path: 1 } }),
+      ]);
+      await engine().deleteIndexEvents(tenant, 'gone');
+      expect(await countEvents(engine(), tenant, 'gone')).toBe(0);
+      expect(await countEvents(engine(), tenant, 'kept')).toBe(1);
+      expect(await countEvents(engine(), other, 'gone')).toBe(1);
+      expect(await engine().fieldCatalog(tenant, ['gone'])).toEqual([]);
+      expect((await engine().fieldCatalog(tenant, ['kept'])).map((field) => field.path)).toEqual(['kept_path']);
+      expect((await engine().fieldCatalog(other, ['gone'])).map((field) => field.path)).toEqual(['other_path']);
+    });
+
+    it('deleteEventsBefore removes the events strictly older than the cutoff, of that index only', async () => {
+      const tenant = uniqueTenant();
+      const other = uniqueTenant();
+      const cutoff = ns('2024-05-10T08:00:00.000000500Z');
+      await insert(engine(), [
+        anEvent({ tenant, tsNs: ns('2024-05-08T12:00:00Z'), attrs: { old_day: 1 } }),
+        anEvent({ tenant, tsNs: cutoff - 1n, attrs: { cutoff_day: 1 } }),
+        anEvent({ tenant, tsNs: cutoff, attrs: { cutoff_day: 2 } }),
+        anEvent({ tenant, tsNs: ns('2024-05-11T00:00:00Z'), attrs: { new_day: 1 } }),
+        anEvent({ tenant, indexId: 'other-index', tsNs: ns('2024-05-08T12:00:00Z') }),
+        anEvent({ tenant: other, tsNs: ns('2024-05-08T12:00:00Z') }),
+      ]);
+      await engine().deleteEventsBefore(tenant, 'main', cutoff);
+      const left = await engine().query<{ ts: string }>(
+        `SELECT toString(toUnixTimestamp64Nano(ts)) AS ts FROM logs WHERE tenant = ${sqlString(tenant)} AND idx = 'main' ORDER BY ts`,
+      );
+      expect(left.rows.map((row) => BigInt(row.ts))).toEqual([cutoff, ns('2024-05-11T00:00:00Z')]);
+      expect(await countEvents(engine(), tenant, 'other-index')).toBe(1);
+      expect(await countEvents(engine(), other)).toBe(1);
+      // The cutoff's own day still holds events, so its catalog rows stay; older days go.
+      expect((await engine().fieldCatalog(tenant, ['main'])).map((field) => field.path)).toEqual(['cutoff_day', 'new_day']);
+    });
+  });
+
+  describe('storage', () => {
+    it('reports the active parts, and optimize merges deleted rows away', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant }), anEvent({ tenant })]);
+      const before = await engine().storageStats();
+      expect(before.rows).toBeGreaterThanOrEqual(2);
+      expect(before.parts).toBeGreaterThan(0);
+      expect(before.bytesOnDisk).toBeGreaterThan(0);
+      expect(before.uncompressedBytes).toBeGreaterThan(0);
+      await engine().deleteIndexEvents(tenant, 'main');
+      await engine().optimize();
+      const after = await engine().storageStats();
+      const live = await engine().query<{ n: string }>('SELECT count() AS n FROM logs');
+      // Lightweight deletes only mask rows; the final merge drops them from the parts.
+      expect(after.rows).toBe(Number(live.rows[0]?.n));
+      expect(after.rows).toBeLessThan(before.rows);
+    });
+  });
+}

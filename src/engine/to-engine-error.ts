@@ -1,0 +1,57 @@
+import { EngineError, ErrorCodes, messageOf, type EngineErrorCode } from '../core/index.js';
+
+/** ClickHouse exception codes the service tells apart; everything else is engine_failure. */
+export const ClickHouseCodes = {
+  timeoutExceeded: 159,
+  queryWasCancelled: 394,
+  memoryLimitExceeded: 241,
+} as const;
+
+const codePattern = /\bCode:\s*(\d+)\b/;
+
+/**
+ * The ClickHouse exception code of an error: a numeric `clickhouseCode` (chDB) on the error or
+ * its causes, else the `Code: N.` prefix of the message (what the HTTP interface sends).
+ */
+export function clickhouseCodeOf(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (typeof current === 'object' && 'clickhouseCode' in current) {
+      const code = (current as { clickhouseCode?: unknown }).clickhouseCode;
+      if (typeof code === 'number') return code;
+    }
+    const match = codePattern.exec(messageOf(current));
+    if (match) return Number(match[1]);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+function codeFor(clickhouseCode: number | undefined): EngineErrorCode {
+  switch (clickhouseCode) {
+    case ClickHouseCodes.timeoutExceeded:
+      return ErrorCodes.engineTimeout;
+    case ClickHouseCodes.queryWasCancelled:
+      return ErrorCodes.engineCancelled;
+    case ClickHouseCodes.memoryLimitExceeded:
+      return ErrorCodes.engineMemoryLimit;
+    default:
+      return ErrorCodes.engineFailure;
+  }
+}
+
+/**
+ * Wraps an engine failure as an EngineError: `context` says what was being done (`running
+ * query`), the ClickHouse message follows, the original stays as `cause`. `cancelled` forces
+ * engine_cancelled, for failures that happened because the caller aborted.
+ */
+export function toEngineError(context: string, error: unknown, cancelled = false): EngineError {
+  if (error instanceof EngineError) return error;
+  const code = cancelled ? ErrorCodes.engineCancelled : codeFor(clickhouseCodeOf(error));
+  return new EngineError(`${context}: ${messageOf(error)}`, { code, cause: error });
+}
+
+/** The error of a query the caller cancelled before the engine answered. */
+export function cancelledError(context: string): EngineError {
+  return new EngineError(`${context}: cancelled`, { code: ErrorCodes.engineCancelled });
+}

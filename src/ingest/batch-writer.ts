@@ -1,0 +1,115 @@
+import { EngineError, VigilError } from '../core/index.js';
+import type { EventRowInput } from '../engine/index.js';
+import type { PendingRow } from './build-event-row.js';
+import type { IngestDependencies } from './ingest-types.js';
+
+/** What every row of one ingest shares. */
+export interface RowScope {
+  readonly tenant: string;
+  readonly indexId: string;
+  readonly sourceType: string;
+}
+
+export interface BatchLimits {
+  readonly batchRows: number;
+  /** Estimated encoded size: raw and attrs text plus a fixed allowance per row. */
+  readonly batchBytes: number;
+}
+
+/** Per-row bytes of the encoding beyond raw and attrs (column names, ids, times). */
+const rowOverheadBytes = 160;
+
+/**
+ * Collects rows into batches and writes them with at most one insert in flight: while the engine
+ * writes batch N, the caller parses batch N+1, and `flush` of N+1 waits for N first. Sequence
+ * numbers are reserved per batch just before it is encoded, so they follow input order.
+ */
+export class BatchWriter {
+  /** Rows the engine confirmed written. */
+  ingested = 0;
+  private rows: PendingRow[] = [];
+  private bytes = 0;
+  private inFlight: Promise<void> | null = null;
+  private failure: unknown = null;
+
+  constructor(
+    private readonly deps: Pick<IngestDependencies, 'engine' | 'reserveSequence'>,
+    private readonly scope: RowScope,
+    private readonly limits: BatchLimits,
+    private readonly onWritten: () => void = () => {},
+  ) {}
+
+  /** Adds one row to the open batch. */
+  add(row: PendingRow): void {
+    this.rows.push(row);
+    this.bytes += row.rawJson.length + row.attrsJson.length + rowOverheadBytes;
+  }
+
+  /** True when the open batch reached a limit and should be flushed. */
+  get full(): boolean {
+    return this.rows.length >= this.limits.batchRows || this.bytes >= this.limits.batchBytes;
+  }
+
+  /** Closes the open batch and starts its insert, after the previous insert has finished. */
+  async flush(): Promise<void> {
+    if (this.rows.length === 0) return;
+    if (this.failure !== null) await this.drain(); // do not reserve sequences after a failed insert
+    const rows = this.rows;
+    this.rows = [];
+    this.bytes = 0;
+    const first = await this.deps.reserveSequence(rows.length);
+    const { engine } = this.deps;
+    const { tenant, indexId, sourceType } = this.scope;
+    const encoded = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as PendingRow;
+      const row: EventRowInput = {
+        tenant,
+        indexId,
+        tsNs: r.tsNs,
+        seq: first + BigInt(i),
+        sourceType,
+        tsField: r.tsField,
+        rawJson: r.rawJson,
+        attrsJson: r.attrsJson,
+        nullPaths: r.nullPaths,
+      };
+      encoded[i] = engine.encodeEventRow(row);
+    }
+    await this.drain();
+    // the rejection is captured at once: nobody awaits this promise until the next flush
+    this.inFlight = engine.insertEvents(encoded).then(
+      (result) => {
+        this.ingested += result.rows;
+        this.onWritten();
+      },
+      (error: unknown) => {
+        this.failure = error;
+      },
+    );
+  }
+
+  /** Waits for the insert in flight; rethrows its failure. */
+  async drain(): Promise<void> {
+    if (this.inFlight !== null) {
+      const pending = this.inFlight;
+      this.inFlight = null;
+      await pending;
+    }
+    if (this.failure !== null) {
+      const error = this.failure;
+      this.failure = null;
+      throw error instanceof VigilError ? error : new EngineError('inserting a batch of events', { cause: error });
+    }
+  }
+
+  /** Waits for the insert in flight and ignores its outcome: the caller is already failing. */
+  async settle(): Promise<void> {
+    await this.drain().catch(() => {});
+  }
+
+  /** Rows added but not yet handed to the engine (dropped when the ingest fails). */
+  get pendingRows(): number {
+    return this.rows.length;
+  }
+}

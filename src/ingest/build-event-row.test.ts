@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../core/index.js';
+import { buildPendingRow, isReservedPath } from './build-event-row.js';
+import { defaultTimestampFields } from './ingest-types.js';
+
+const clock = new ManualClock(Date.UTC(2024, 2, 1, 12, 0, 0));
+const ingestNs = BigInt(Date.UTC(2024, 2, 1, 12, 0, 0)) * 1_000_000n;
+
+function build(event: Record<string, unknown>, fields: readonly string[] = defaultTimestampFields) {
+  return buildPendingRow(event, JSON.stringify(event), fields, clock);
+}
+
+describe('buildPendingRow', () => {
+  it('serializes the flattened event and keeps the raw text as given', () => {
+    const raw = '{ "a": {"b": true}, "n": null }';
+    const row = buildPendingRow({ a: { b: true }, n: null }, raw, [], clock);
+    expect(row).toEqual({ tsNs: ingestNs, tsField: '', rawJson: raw, attrsJson: '{"a.b":"true"}', nullPaths: ['n'] });
+  });
+
+  describe('event time', () => {
+    it('uses the first listed field that is present and parsable, and records which', () => {
+      const row = build({ eventTime: '2020-09-14T00:44:20Z', '@timestamp': 'soon', time: 1_588_205_198 });
+      expect(row.tsField).toBe('eventTime');
+      expect(row.tsNs).toBe(1_600_044_260_000_000_000n);
+    });
+
+    it('follows the order of the list, not of the event', () => {
+      const row = build({ ts: 1_588_205_198, '@timestamp': '2020-06-10T02:50:56.537Z' });
+      expect(row.tsField).toBe('@timestamp');
+    });
+
+    it('finds nested and literal dotted fields by their flattened path', () => {
+      expect(build({ id: { time: '2020-09-07T15:50:49.617Z' } }, ['id.time']).tsField).toBe('id.time');
+      expect(build({ 'id.time': '2020-09-07T15:50:49.617Z' }, ['id.time']).tsField).toBe('id.time');
+    });
+
+    it('falls back to ingest time with an empty tsField when nothing parses', () => {
+      const row = build({ timestamp: 'redacted', date: null, time: true });
+      expect(row).toMatchObject({ tsNs: ingestNs, tsField: '' });
+    });
+
+    it('ignores a field that exists only on Object.prototype', () => {
+      expect(build({ a: 1 }, ['constructor', 'toString']).tsField).toBe('');
+    });
+  });
+
+  describe('reserved system paths (D4) get no column', () => {
+    it('drops @svc.*, @scnr.*, @index, @index_id and %ingest.source_type from attrs and null paths', () => {
+      const event = {
+        '@svc': { source_type: 'spoofed', datetime: null },
+        '@scnr.time_ns': 1,
+        '@index': 'other',
+        '@index_id': 'x',
+        '%ingest.source_type': 'spoofed',
+        '@timestamp': '2020-01-01T00:00:00Z',
+        '@svcx': 1,
+        '@index.name': 'kept',
+        msg: 'hi',
+      };
+      const row = build(event);
+      expect(JSON.parse(row.attrsJson)).toEqual({ '@timestamp': '2020-01-01T00:00:00Z', '@svcx': 1, '@index.name': 'kept', msg: 'hi' });
+      expect(row.nullPaths).toEqual([]);
+      expect(row.rawJson).toBe(JSON.stringify(event));
+    });
+
+    it('still lets an index read its time from a reserved field', () => {
+      const row = build({ '@svc': { datetime: '2021-01-01T00:00:00Z' } }, ['@svc.datetime']);
+      expect(row).toMatchObject({ tsField: '@svc.datetime', tsNs: 1_609_459_200_000_000_000n, attrsJson: '{}' });
+    });
+
+    it.each([
+      ['@svc', true],
+      ['@svc.source_type', true],
+      ['@svc[0]', true],
+      ['@scnr.datetime', true],
+      ['@index', true],
+      ['@index_id', true],
+      ['%ingest.source_type', true],
+      ['@svcx', false],
+      ['@index.name', false],
+      ['@timestamp', false],
+      ['svc.x', false],
+      ['', false],
+    ])('isReservedPath(%j) is %s', (path, expected) => {
+      expect(isReservedPath(path)).toBe(expected);
+    });
+  });
+
+  it('rejects absurdly nested events with an IngestError', () => {
+    let event: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 150; i++) event = { a: event };
+    expect(() => build(event)).toThrow('event nested deeper than 100 levels');
+  });
+});

@@ -1,0 +1,65 @@
+import type { Clock } from '../core/index.js';
+import { flattenEvent, setPath, type FlatValue } from './flatten-event.js';
+import { pickEventTime } from './pick-event-time.js';
+
+/** An event ready for the engine except for its sequence number, given when its batch is sent. */
+export interface PendingRow {
+  readonly tsNs: bigint;
+  readonly tsField: string;
+  readonly rawJson: string;
+  readonly attrsJson: string;
+  readonly nullPaths: readonly string[];
+}
+
+/**
+ * Flattens, timestamps and serializes one event. The event time is chosen before reserved
+ * paths are dropped, so an index may name e.g. `@svc.datetime` as its timestamp field.
+ */
+export function buildPendingRow(
+  event: Record<string, unknown>,
+  rawJson: string,
+  timestampFields: readonly string[],
+  clock: Clock,
+): PendingRow {
+  const flat = flattenEvent(event);
+  const { tsNs, tsField } = pickEventTime(flat.attrs, timestampFields, clock);
+  let attrs = flat.attrs;
+  let nullPaths = flat.nullPaths;
+  if (hasReservedTopKey(event)) {
+    attrs = {};
+    for (const path in flat.attrs) if (!isReservedPath(path)) setPath(attrs, path, flat.attrs[path] as FlatValue);
+    nullPaths = nullPaths.filter((path) => !isReservedPath(path));
+  }
+  return { tsNs, tsField, rawJson, attrsJson: JSON.stringify(attrs), nullPaths };
+}
+
+/**
+ * System columns (query-language D4) are computed from the row, never taken from the event: a
+ * user value under `@svc.*`, `@scnr.*` (its alias), `@index`, `@index_id` or
+ * `%ingest.source_type` would shadow them, so it stays in the raw text but gets no column.
+ */
+export function isReservedPath(path: string): boolean {
+  const c = path.charCodeAt(0);
+  if (c === 64) {
+    return (
+      underNamespace(path, '@svc') || underNamespace(path, '@scnr') || path === '@index' || path === '@index_id'
+    );
+  }
+  return c === 37 && path === '%ingest.source_type';
+}
+
+function underNamespace(path: string, ns: string): boolean {
+  if (!path.startsWith(ns)) return false;
+  const next = path.charCodeAt(ns.length);
+  return Number.isNaN(next) || next === 46 || next === 91;
+}
+
+/** Cheap pre-check on top-level keys, so ordinary events (even with `@timestamp`) skip filtering. */
+function hasReservedTopKey(event: Record<string, unknown>): boolean {
+  for (const key in event) {
+    const c = key.charCodeAt(0);
+    if (c === 64 && (key.startsWith('@svc') || key.startsWith('@scnr') || key.startsWith('@index'))) return true;
+    if (c === 37 && key.startsWith('%ingest')) return true;
+  }
+  return false;
+}

@@ -1,0 +1,127 @@
+import { Readable, pipeline } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+import { IngestError, PayloadTooLargeError } from '../core/index.js';
+
+export type InputChunk = Buffer | Uint8Array | string;
+
+/** What ingest reads: a stream of chunks (an HTTP body, a file stream), or a plain array of them. */
+export type InputSource = AsyncIterable<InputChunk> | Iterable<InputChunk>;
+
+/**
+ * Turns the caller's chunks into decoded text: sniffs gzip by its magic bytes (1f 8b) and
+ * inflates it as a stream, decodes UTF-8 (invalid bytes become U+FFFD), counts bytes and
+ * enforces the decoded-size cap. A damaged gzip stream does not throw from `text()`: the text
+ * before the damage is delivered, the iteration ends, and `corruption` holds the error, so the
+ * caller can keep the complete lines it already has before failing.
+ */
+export class InputDecoder {
+  /** Input bytes consumed (compressed bytes for gzip). */
+  bytesRead = 0;
+  /** Bytes after decompression (the input itself when not gzip). */
+  decodedBytes = 0;
+  gzip = false;
+  corruption: IngestError | null = null;
+
+  constructor(
+    private readonly source: InputSource,
+    private readonly maxBytes: number = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** The decoded text, chunk by chunk. */
+  async *text(): AsyncGenerator<string> {
+    const iterator = asyncIteratorOf(this.source);
+    const head: InputChunk[] = [];
+    let headBytes = 0;
+    // gzip needs two bytes to recognise; a first chunk may be shorter
+    while (headBytes < 2) {
+      const next = await iterator.next();
+      if (next.done) break;
+      head.push(next.value);
+      if (typeof next.value === 'string') break;
+      headBytes += next.value.length;
+    }
+    this.gzip = headBytes >= 2 && startsWithGzipMagic(head);
+    const raw = this.counted(head, iterator);
+    const decoder = new StringDecoder('utf8');
+    if (this.gzip) {
+      for await (const bytes of this.inflated(raw)) yield this.decode(decoder, bytes);
+    } else {
+      for await (const chunk of raw) yield this.decode(decoder, chunk);
+    }
+    const tail = decoder.end();
+    if (tail.length > 0) yield tail;
+  }
+
+  private decode(decoder: StringDecoder, chunk: InputChunk): string {
+    if (typeof chunk === 'string') {
+      this.addDecoded(Buffer.byteLength(chunk, 'utf8'));
+      return chunk;
+    }
+    this.addDecoded(chunk.length);
+    return decoder.write(chunk instanceof Buffer ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  }
+
+  private addDecoded(n: number): void {
+    this.decodedBytes += n;
+    if (this.decodedBytes > this.maxBytes) throw new PayloadTooLargeError(`request body exceeds ${this.maxBytes} bytes`);
+  }
+
+  /** The sniffed head, then the rest of the source, counting input bytes as they pass. */
+  private async *counted(head: InputChunk[], rest: AsyncIterator<InputChunk>): AsyncGenerator<InputChunk> {
+    try {
+      for (const chunk of head) {
+        this.bytesRead += byteLength(chunk);
+        yield chunk;
+      }
+      for (;;) {
+        const next = await rest.next();
+        if (next.done) return;
+        this.bytesRead += byteLength(next.value);
+        yield next.value;
+      }
+    } finally {
+      // stopping early (an error downstream) must release the caller's source too
+      await rest.return?.();
+    }
+  }
+
+  /** Inflates a gzip stream (several members are read one after another, as gunzip does). */
+  private async *inflated(compressed: AsyncIterable<InputChunk>): AsyncGenerator<Buffer> {
+    const gunzip = pipeline(Readable.from(compressed, { objectMode: false }), createGunzip({ chunkSize: 256 * 1024 }), () => {
+      // errors surface through the iteration below; this callback only keeps pipeline quiet
+    });
+    try {
+      for await (const chunk of gunzip) yield chunk as Buffer;
+    } catch (error) {
+      if (!isZlibError(error)) throw error;
+      this.corruption = new IngestError(
+        `gzip stream is corrupt after ${this.decodedBytes} decoded bytes: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+function asyncIteratorOf(source: InputSource): AsyncIterator<InputChunk> {
+  if (Symbol.asyncIterator in source) return source[Symbol.asyncIterator]();
+  const sync = source[Symbol.iterator]();
+  return {
+    next: async () => sync.next(),
+    return: async () => sync.return?.() ?? { done: true, value: undefined },
+  };
+}
+
+function startsWithGzipMagic(head: InputChunk[]): boolean {
+  const bytes = Buffer.concat(head.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+function byteLength(chunk: InputChunk): number {
+  return typeof chunk === 'string' ? Buffer.byteLength(chunk, 'utf8') : chunk.length;
+}
+
+function isZlibError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
+}

@@ -1,0 +1,27 @@
+import type { Clock } from '../core/index.js';
+import type { FlatValue } from './flatten-event.js';
+import { parseTimestamp } from './parse-timestamp.js';
+
+/** The event time and where it came from (`''` when ingest time was used). */
+export interface EventTime {
+  readonly tsNs: bigint;
+  readonly tsField: string;
+}
+
+/**
+ * Chooses the event time: the first of `fields` (flattened paths) present with a parsable value,
+ * else the ingest time from the clock with `tsField: ''`. A field that is present but unparsable
+ * does not stop the search.
+ */
+export function pickEventTime(attrs: Record<string, FlatValue>, fields: readonly string[], clock: Clock): EventTime {
+  let nowMs = -1;
+  for (const field of fields) {
+    if (!Object.hasOwn(attrs, field)) continue;
+    const value = attrs[field];
+    if (value === undefined) continue;
+    if (nowMs < 0) nowMs = clock.nowMs();
+    const tsNs = parseTimestamp(value, nowMs);
+    if (tsNs !== null) return { tsNs, tsField: field };
+  }
+  return { tsNs: BigInt(Math.trunc(nowMs < 0 ? clock.nowMs() : nowMs)) * 1_000_000n, tsField: '' };
+}

@@ -1,0 +1,65 @@
+import { ManualClock } from '../../core/index.js';
+import type { Engine, EventRowInput } from '../../engine/index.js';
+import type { IngestDependencies } from '../ingest-types.js';
+
+/** A row as the test double stores it: bigints as decimal strings so rows compare with toEqual. */
+export type StoredRow = Omit<EventRowInput, 'tsNs' | 'seq'> & { readonly tsNs: string; readonly seq: string };
+
+/**
+ * An in-memory stand-in for the engine's writing half: encodes rows as JSON text, records each
+ * insert as a batch, counts inserts running at once, and can be told to be slow or to fail.
+ */
+export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'insertEvents'> {
+  readonly batches: StoredRow[][] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Milliseconds each insert takes (real time; keep small). */
+  delayMs = 0;
+  /** Inserts numbered from 1 that fail. */
+  failOnInsert: ReadonlySet<number> = new Set();
+  private inserts = 0;
+
+  encodeEventRow(row: EventRowInput): string {
+    return JSON.stringify({ ...row, tsNs: row.tsNs.toString(), seq: row.seq.toString() });
+  }
+
+  async insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }> {
+    const insert = ++this.inserts;
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+      if (this.failOnInsert.has(insert)) throw new Error(`insert ${insert} failed`);
+      this.batches.push(encodedRows.map((text) => JSON.parse(text) as StoredRow));
+      return { rows: encodedRows.length };
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  /** Every row written, in order. */
+  get rows(): StoredRow[] {
+    return this.batches.flat();
+  }
+}
+
+/** Ingest dependencies over a memory writer, a counting sequence and a manual clock. */
+export function memoryDeps(
+  writer = new MemoryEventWriter(),
+  clock = new ManualClock(Date.UTC(2024, 2, 1, 12, 0, 0)),
+): IngestDependencies & { writer: MemoryEventWriter; reservations: number[] } {
+  let next = 1n;
+  const reservations: number[] = [];
+  return {
+    engine: writer,
+    writer,
+    reservations,
+    clock,
+    reserveSequence: async (count: number) => {
+      reservations.push(count);
+      const first = next;
+      next += BigInt(count);
+      return first;
+    },
+  };
+}
