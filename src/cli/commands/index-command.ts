@@ -1,7 +1,8 @@
-import { cliActor, type Services } from '../../admin/index.js';
+import { cliActor } from '../../admin/index.js';
 import { formatApiTimestamp, ValidationError } from '../../core/index.js';
 import type { IndexRecord } from '../../store/index.js';
-import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
+import type { CliContext, GlobalOptions } from '../cli-context.js';
+import { withStoreServices as withServices } from '../with-services.js';
 import { printJson, printTable } from '../output.js';
 
 export interface IndexCommonOptions extends GlobalOptions {
@@ -16,15 +17,6 @@ export interface IndexSettingsOptions {
   readonly sourceType?: string;
 }
 
-/** Index commands only touch the metadata store, so they work while a server runs. */
-async function withServices<T>(ctx: CliContext, options: GlobalOptions, work: (services: Services) => Promise<T>): Promise<T> {
-  const opened = await ctx.openServices(ctx.loadConfig(overridesOf(options)), false);
-  try {
-    return await work(opened.services);
-  } finally {
-    await opened.close();
-  }
-}
 
 function indexJson(index: IndexRecord): Record<string, unknown> {
   return {

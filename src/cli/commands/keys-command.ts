@@ -1,7 +1,8 @@
-import { cliActor } from '../../admin/index.js';
+import { cliActor, type KeyService } from '../../admin/index.js';
 import { formatApiTimestamp } from '../../core/index.js';
 import type { ApiKeyRecord } from '../../store/index.js';
-import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
+import type { CliContext, GlobalOptions } from '../cli-context.js';
+import { withStoreServices } from '../with-services.js';
 import { printJson, printTable } from '../output.js';
 
 export interface KeysOptions extends GlobalOptions {
@@ -20,13 +21,8 @@ function keyJson(key: ApiKeyRecord): Record<string, unknown> {
   };
 }
 
-async function withKeys<T>(ctx: CliContext, options: GlobalOptions, work: (keys: import('../../admin/index.js').KeyService) => Promise<T>): Promise<T> {
-  const opened = await ctx.openServices(ctx.loadConfig(overridesOf(options)), false);
-  try {
-    return await work(opened.services.keys);
-  } finally {
-    await opened.close();
-  }
+async function withKeys<T>(ctx: CliContext, options: GlobalOptions, work: (keys: KeyService) => Promise<T>): Promise<T> {
+  return withStoreServices(ctx, options, (services) => work(services.keys));
 }
 
 /** `vigil keys create --tenant T…`: prints the secret once. */
