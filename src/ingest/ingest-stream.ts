@@ -12,6 +12,7 @@ import {
 } from './ingest-types.js';
 import { LineSplitter } from './line-splitter.js';
 
+// Defaults of IngestOptions.
 export const defaultBatchRows = 50_000;
 export const defaultBatchBytes = 64 * 1024 * 1024;
 export const defaultMaxReportedErrors = 100;
@@ -71,7 +72,7 @@ class IngestRun {
   }
 
   async run(source: InputSource): Promise<IngestSummary> {
-    const decoder = new InputDecoder(source, this.options.maxBytes);
+    const decoder = new InputDecoder(source, this.options.maxBytes, this.options.signal);
     this.decoder = decoder;
     const splitter = new LineSplitter();
     const signal = this.options.signal;

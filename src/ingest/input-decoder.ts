@@ -1,4 +1,3 @@
-import { Readable, pipeline } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { IngestError, PayloadTooLargeError } from '../core/index.js';
@@ -8,12 +7,18 @@ export type InputChunk = Buffer | Uint8Array | string;
 /** What ingest reads: a stream of chunks (an HTTP body, a file stream), or a plain array of them. */
 export type InputSource = AsyncIterable<InputChunk> | Iterable<InputChunk>;
 
+/** Compressed bytes inflated per step; at gzip's worst ratio (~1:1000) a step yields ~16 MB. */
+const inflateInputBytes = 16 * 1024;
+/** Size of the inflated chunks handed on; large chunks keep per-chunk overhead low. */
+const inflateChunkBytes = 256 * 1024;
+
 /**
  * Turns the caller's chunks into decoded text: sniffs gzip by its magic bytes (1f 8b) and
  * inflates it as a stream, decodes UTF-8 (invalid bytes become U+FFFD), counts bytes and
  * enforces the decoded-size cap. A damaged gzip stream does not throw from `text()`: the text
- * before the damage is delivered, the iteration ends, and `corruption` holds the error, so the
- * caller can keep the complete lines it already has before failing.
+ * before the damage is delivered (all of it for a truncated stream; for damage inside the stream,
+ * all but what the failing 16 KiB step inflated), the iteration ends, and `corruption` holds the
+ * error, so the caller can keep the complete lines it already has before failing.
  */
 export class InputDecoder {
   /** Input bytes consumed (compressed bytes for gzip). */
@@ -26,6 +31,8 @@ export class InputDecoder {
   constructor(
     private readonly source: InputSource,
     private readonly maxBytes: number = Number.POSITIVE_INFINITY,
+    /** Aborting ends a wait for the next chunk at once, with the signal's reason. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   /** The decoded text, chunk by chunk. */
@@ -35,7 +42,7 @@ export class InputDecoder {
     let headBytes = 0;
     // gzip needs two bytes to recognise; a first chunk may be shorter
     while (headBytes < 2) {
-      const next = await iterator.next();
+      const next = await this.nextChunk(iterator);
       if (next.done) break;
       head.push(next.value);
       if (typeof next.value === 'string') break;
@@ -75,31 +82,84 @@ export class InputDecoder {
         yield chunk;
       }
       for (;;) {
-        const next = await rest.next();
+        const next = await this.nextChunk(rest);
         if (next.done) return;
         this.bytesRead += byteLength(next.value);
         yield next.value;
       }
     } finally {
-      // stopping early (an error downstream) must release the caller's source too
-      await rest.return?.();
+      // stopping early (an error downstream, an abort) must release the caller's source too;
+      // not awaited, since a source stuck in a read may only settle after it
+      Promise.resolve(rest.return?.()).catch(() => {});
     }
   }
 
-  /** Inflates a gzip stream (several members are read one after another, as gunzip does). */
-  private async *inflated(compressed: AsyncIterable<InputChunk>): AsyncGenerator<Buffer> {
-    const gunzip = pipeline(Readable.from(compressed, { objectMode: false }), createGunzip({ chunkSize: 256 * 1024 }), () => {
-      // errors surface through the iteration below; this callback only keeps pipeline quiet
+  /** The source's next chunk, or the abort reason as soon as the signal fires. */
+  private nextChunk(iterator: AsyncIterator<InputChunk>): Promise<IteratorResult<InputChunk>> {
+    const signal = this.signal;
+    if (signal === undefined) return iterator.next();
+    signal.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      iterator.next().then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
+  }
+
+  /**
+   * Inflates a gzip stream (several members are read one after another, as gunzip does). Input
+   * is fed in small pieces, one piece ahead of the consumer: the next piece inflates on the
+   * thread pool while the text of the previous one is parsed, memory stays bounded, and the
+   * output of every piece before a damaged one is delivered (a piped stream would drop what it
+   * had buffered when it fails).
+   */
+  private async *inflated(compressed: AsyncIterable<InputChunk>): AsyncGenerator<Buffer> {
+    const gunzip = createGunzip({ chunkSize: inflateChunkBytes });
+    const output: Buffer[] = [];
+    let failure: Error | null = null;
+    gunzip.on('data', (bytes: Buffer) => output.push(bytes));
+    gunzip.on('error', (error: Error) => {
+      failure ??= error;
+    });
+    // a write that fails never calls back: the stream closes instead
+    const closed = new Promise<void>((resolve) => gunzip.once('close', resolve));
+    const write = (piece: Uint8Array): Promise<void> =>
+      Promise.race([
+        closed,
+        new Promise<void>((resolve) =>
+          gunzip.write(piece, (error) => {
+            if (error) failure ??= error;
+            resolve();
+          }),
+        ),
+      ]);
+    let inflating: Promise<void> | null = null;
     try {
-      for await (const chunk of gunzip) yield chunk as Buffer;
-    } catch (error) {
-      if (!isZlibError(error)) throw error;
-      this.corruption = new IngestError(
-        `gzip stream is corrupt after ${this.decodedBytes} decoded bytes: ${(error as Error).message}`,
-        { cause: error },
-      );
+      for await (const chunk of compressed) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        for (let at = 0; at < bytes.length && failure === null; at += inflateInputBytes) {
+          if (inflating !== null) await inflating;
+          if (failure !== null) break;
+          inflating = write(bytes.subarray(at, at + inflateInputBytes));
+          while (output.length > 0) yield output.shift() as Buffer;
+        }
+        if (failure !== null) break;
+      }
+      if (inflating !== null) await inflating;
+      // 'close' follows both the end of the output and an error (a stream cut short fails here)
+      if (failure === null) {
+        gunzip.end();
+        await closed;
+      }
+      while (output.length > 0) yield output.shift() as Buffer;
+    } finally {
+      gunzip.destroy();
     }
+    if (failure === null) return;
+    if (!isZlibError(failure)) throw failure;
+    this.corruption = new IngestError(`gzip stream is corrupt after ${this.decodedBytes} decoded bytes: ${(failure as Error).message}`, {
+      cause: failure,
+    });
   }
 }
 

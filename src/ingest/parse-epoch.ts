@@ -1,9 +1,10 @@
 import { inEventRange } from './civil-time.js';
 
 /**
- * Unit cut-offs for epoch numbers, by the magnitude of the integer part. Inside 1900..2262 the
- * units overlap only below 1e11 s (year 5138): milliseconds before 1973-03-03T09:46:40Z are read
- * as seconds, and so on down the ladder. Documented in docs/ingest.md.
+ * Unit cut-offs for epoch numbers, by the magnitude of the integer part. Every second count of
+ * 1900..2262 is below 1e11, so seconds are always right; a millisecond count below 1e11 (between
+ * 1966-10-31 and 1973-03-03) is read as seconds, and so on down the ladder. Documented in
+ * docs/ingest.md.
  */
 const secondsBelow = 1e11;
 const millisecondsBelow = 1e14;

@@ -47,7 +47,7 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
 export function memoryDeps(
   writer = new MemoryEventWriter(),
   clock = new ManualClock(Date.UTC(2024, 2, 1, 12, 0, 0)),
-): IngestDependencies & { writer: MemoryEventWriter; reservations: number[] } {
+): IngestDependencies & { writer: MemoryEventWriter; reservations: number[]; clock: ManualClock } {
   let next = 1n;
   const reservations: number[] = [];
   return {

@@ -1,0 +1,111 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../core/index.js';
+import { ChdbEngine } from '../engine/chdb/index.js';
+import { ingestStream } from './ingest-stream.js';
+import type { IngestDependencies } from './ingest-types.js';
+import { aTarget, chunked } from './testing/ingest-fixtures.js';
+
+// Ingest against the real embedded engine: what ingest hands over must be what ClickHouse's
+// JSON type accepts (no duplicate paths, prefix paths, odd keys) and reads back exactly.
+const path = mkdtempSync(join(tmpdir(), 'vigil-ingest-'));
+const engine = new ChdbEngine({ path, poolSize: 2 });
+let nextSeq = 1n;
+const deps: IngestDependencies = {
+  engine,
+  clock: new ManualClock(Date.UTC(2024, 2, 1, 12, 0, 0)),
+  reserveSequence: async (count) => {
+    const first = nextSeq;
+    nextSeq += BigInt(count);
+    return first;
+  },
+};
+
+beforeAll(async () => {
+  await engine.init();
+});
+
+afterAll(async () => {
+  await engine.close();
+  rmSync(path, { recursive: true, force: true });
+});
+
+interface LogRow {
+  ts: string;
+  seq: string;
+  ts_field: string;
+  source_type: string;
+  raw: string;
+  attrs: string;
+  null_paths: string[];
+}
+
+async function rowsOf(tenant: string): Promise<LogRow[]> {
+  const result = await engine.query<LogRow>(
+    `SELECT toString(ts) AS ts, seq, ts_field, source_type, raw, toJSONString(attrs) AS attrs, null_paths FROM logs WHERE tenant = '${tenant}' ORDER BY seq`,
+  );
+  return result.rows;
+}
+
+async function count(tenant: string): Promise<number> {
+  const result = await engine.query<{ n: string }>(`SELECT count() AS n FROM logs WHERE tenant = '${tenant}'`);
+  return Number(result.rows[0]?.n);
+}
+
+describe('ingestStream into chDB', () => {
+  it('writes a gzip NDJSON file, skipping its bad line, with values ClickHouse reads back exactly', async () => {
+    const lines = [
+      '{"@timestamp":"2020-06-10T02:50:56.537123456Z","Keywords":-9223372036854775808,"EventID":4624,"tags":["mordorDataset"]}',
+      '{"broken": ',
+      '{"ts":1588205199.82437,"id.orig_h":"10.0.1.6","id":{"resp_p":53},"ok":true,"gone":null}',
+      '{"a":1,"a.b":2,"x.y":1,"x":{"y":2},"":"empty key","p..q":3,"k[0]":"literal"}',
+    ];
+    const summary = await ingestStream(chunked(gzipSync(lines.join('\r\n')), 37), aTarget({ tenantId: 'ndjson', sourceType: 'windows:sysmon' }), deps);
+    expect(summary).toMatchObject({ ingested: 3, rejected: 1, gzip: true, format: 'ndjson' });
+    expect(summary.errors).toEqual([{ line: 2, error: 'invalid JSON: unexpected end of input at column 12' }]);
+    expect(await count('ndjson')).toBe(3);
+
+    const rows = await rowsOf('ndjson');
+    expect(rows.map((r) => [r.ts, r.ts_field, r.source_type])).toEqual([
+      ['2020-06-10 02:50:56.537123456', '@timestamp', 'windows:sysmon'],
+      ['2020-04-30 00:06:39.824370000', 'ts', 'windows:sysmon'],
+      ['2024-03-01 12:00:00.000000000', '', 'windows:sysmon'],
+    ]);
+    expect(rows.map((r) => r.raw)).toEqual([lines[0], lines[2], lines[3]]);
+    // (the engine's JSON type re-types ISO strings as DateTime64; that is its choice, not ingest's)
+    expect(JSON.parse(rows[0]!.attrs)).toMatchObject({ Keywords: '-9223372036854775808', EventID: '4624', 'tags[0]': 'mordorDataset' });
+    expect(rows[1]!.null_paths).toEqual(['gone']);
+    expect(JSON.parse(rows[1]!.attrs)).toMatchObject({ id: { orig_h: '10.0.1.6', resp_p: '53' }, ok: 'true' });
+    // a leaf and its child path, the later spelling of x.y, and odd keys all survive the JSON type
+    const paths = await engine.query<{ p: string[] }>(`SELECT JSONAllPaths(attrs) AS p FROM logs WHERE tenant = 'ndjson' AND seq = ${rows[2]!.seq}`);
+    expect([...paths.rows[0]!.p].sort()).toEqual(['', 'a', 'a.b', 'k[0]', 'p..q', 'x.y'].sort());
+    const values = await engine.query<{ a: string; ab: string; xy: string }>(
+      `SELECT toString(attrs.a) AS a, toString(attrs.\`a.b\`) AS ab, toString(attrs.x.y) AS xy FROM logs WHERE tenant = 'ndjson' AND seq = ${rows[2]!.seq}`,
+    );
+    expect(values.rows).toEqual([{ a: '1', ab: '2', xy: '2' }]);
+  });
+
+  it('writes a pretty-printed CloudTrail file, one row per record', async () => {
+    const file = readFileSync(new URL('./testdata/cloudtrail-sample.json', import.meta.url));
+    const summary = await ingestStream([file], aTarget({ tenantId: 'cloudtrail', sourceType: 'aws:cloudtrail' }), deps);
+    expect(summary).toMatchObject({ ingested: 3, rejected: 0, format: 'cloudtrail', gzip: false });
+    expect(await count('cloudtrail')).toBe(3);
+    const rows = await rowsOf('cloudtrail');
+    expect(rows.map((r) => [r.ts, r.ts_field])).toEqual([
+      ['2020-09-14 00:44:20.000000000', 'eventTime'],
+      ['2020-09-14 00:45:01.000000000', 'eventTime'],
+      ['2020-09-14 01:13:20.000000000', 'eventTime'],
+    ]);
+    const records = (JSON.parse(file.toString('utf8')) as { Records: unknown[] }).Records;
+    expect(rows.map((r) => JSON.parse(r.raw))).toEqual(records);
+    expect(rows[1]!.null_paths).toEqual(['errorCode']);
+    // array elements are columns named with their index (D3), not ClickHouse arrays
+    const byPath = await engine.query<{ arn: string }>(
+      `SELECT toString(attrs.\`resources[1]\`.ARN) AS arn FROM logs WHERE tenant = 'cloudtrail' AND toString(attrs.eventName) = 'GetObject'`,
+    );
+    expect(byPath.rows).toEqual([{ arn: 'arn:aws:s3:::mordors3stack-s3bucket-llp2yingx64a' }]);
+  });
+});

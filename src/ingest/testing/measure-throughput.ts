@@ -1,0 +1,88 @@
+/**
+ * `npx tsx src/ingest/testing/measure-throughput.ts [file.ndjson.gz] [maxLines]`: measures the
+ * JavaScript side of ingest on a real dataset, with a stand-in encoder shaped like the engine's
+ * and an insert that does nothing, so the figures exclude the engine.
+ *
+ * - pure JS: parse + flatten + timestamp + encode over lines already in memory;
+ * - stream: `ingestStream` from the gzip file (adds gunzip, UTF-8 decoding, line splitting, batching).
+ *
+ * A script, not a test: timings never belong in unit tests.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { systemClock } from '../../core/index.js';
+import type { EventRowInput } from '../../engine/index.js';
+import { buildPendingRow } from '../build-event-row.js';
+import { ingestStream } from '../ingest-stream.js';
+import { defaultTimestampFields } from '../ingest-types.js';
+import { isJsonObject, parseJsonText } from '../parse-json-text.js';
+
+const file = process.argv[2] ?? new URL('../../../../shared/datasets/windows/otrf-windows-atomic-host.ndjson.gz', import.meta.url).pathname;
+const maxLines = Number(process.argv[3] ?? Number.POSITIVE_INFINITY);
+
+/** The engine's JSONEachRow shape (src/engine/encode-event-row.ts), copied to stay inside ingest's layer. */
+function encode(row: EventRowInput): string {
+  const raw = row.rawJson.charCodeAt(0) === 123 && row.rawJson.charCodeAt(row.rawJson.length - 1) === 125 ? row.rawJson : JSON.stringify(row.rawJson);
+  return (
+    `{"tenant":${JSON.stringify(row.tenant)},"idx":${JSON.stringify(row.indexId)}` +
+    `,"ts":${row.tsNs.toString()},"seq":${row.seq.toString()}` +
+    `,"source_type":${JSON.stringify(row.sourceType)},"ts_field":${JSON.stringify(row.tsField)}` +
+    `,"raw":${raw},"attrs":${row.attrsJson},"null_paths":${JSON.stringify(row.nullPaths)}}`
+  );
+}
+
+async function readLines(): Promise<string[]> {
+  const lines: string[] = [];
+  const input = createReadStream(file).pipe(createGunzip());
+  for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (line !== '') lines.push(line);
+    if (lines.length >= maxLines) break;
+  }
+  input.destroy();
+  return lines;
+}
+
+function pureJs(lines: readonly string[]): { events: number; ms: number; chars: number } {
+  const start = performance.now();
+  let chars = 0;
+  let seq = 0n;
+  for (const line of lines) {
+    const parsed = parseJsonText(line);
+    if (!parsed.ok || !isJsonObject(parsed.value)) continue;
+    const row = buildPendingRow(parsed.value, line, defaultTimestampFields, systemClock);
+    chars += encode({ tenant: 't', indexId: 'i', sourceType: 'custom:generic', seq: seq++, ...row }).length;
+  }
+  return { events: lines.length, ms: performance.now() - start, chars };
+}
+
+async function stream(): Promise<{ events: number; ms: number; bytes: number }> {
+  let next = 0n;
+  const start = performance.now();
+  const summary = await ingestStream(
+    createReadStream(file, { highWaterMark: 1 << 20 }),
+    { tenantId: 't', indexId: 'i', timestampFields: defaultTimestampFields, sourceType: 'custom:generic' },
+    {
+      engine: { encodeEventRow: encode, insertEvents: async (rows) => ({ rows: rows.length }) },
+      reserveSequence: async (count) => {
+        const first = next;
+        next += BigInt(count);
+        return first;
+      },
+      clock: systemClock,
+    },
+  );
+  return { events: summary.ingested, ms: performance.now() - start, bytes: summary.bytes };
+}
+
+const rate = (events: number, ms: number): string => `${Math.round((events / ms) * 1000).toLocaleString('en')} events/s`;
+
+// the streaming run goes first, while the heap is fresh; the in-memory lines come after
+if (maxLines === Number.POSITIVE_INFINITY) {
+  const s = await stream();
+  console.log(`stream    ${s.events} events, ${(s.bytes / 1e6).toFixed(0)} MB decoded, in ${s.ms.toFixed(0)} ms: ${rate(s.events, s.ms)}`);
+}
+const lines = await readLines();
+pureJs(lines.slice(0, 20_000)); // warm up the JIT
+const js = pureJs(lines);
+console.log(`pure JS   ${js.events} events in ${js.ms.toFixed(0)} ms: ${rate(js.events, js.ms)}`);
