@@ -34,4 +34,9 @@ export const eventInsertSettings: Readonly<Record<string, string | number>> = {
   max_partitions_per_insert_block: 10_000,
   // The engine reads exactly the columns we write; an unknown one is a bug, not data to drop.
   input_format_skip_unknown_fields: 0,
+  // Strings stay strings (D3): without these the JSON type stores ISO-looking strings as
+  // DateTime64 or Date, and numeric-looking strings as numbers, which breaks exact text matching.
+  input_format_try_infer_datetimes: 0,
+  input_format_try_infer_dates: 0,
+  input_format_json_try_infer_numbers_from_strings: 0,
 };

@@ -16,6 +16,8 @@ export interface SqlRunner {
  * adapter (chDB in process, a ClickHouse server over HTTP).
  */
 export class TableOperations {
+  private initializing: Promise<void> | null = null;
+
   constructor(
     private readonly runner: SqlRunner,
     private readonly logger: Logger,
@@ -23,7 +25,15 @@ export class TableOperations {
   ) {}
 
   /** Creates the schema or applies the steps newer than the recorded version. */
-  async init(): Promise<void> {
+  init(): Promise<void> {
+    // Concurrent callers share one run, so a version is never recorded twice.
+    this.initializing ??= this.upgrade().finally(() => {
+      this.initializing = null;
+    });
+    return this.initializing;
+  }
+
+  private async upgrade(): Promise<void> {
     await this.runner.execDdl(createVersionTableStatement(this.schema));
     const current = await this.appliedVersion();
     const migrations = schemaMigrations(this.schema);

@@ -1,5 +1,4 @@
-import { drainPending, type Session, type StreamChunk } from 'chdb';
-import { EngineError, ErrorCodes, messageOf, silentLogger, type Logger } from '../../core/index.js';
+import { silentLogger, type Logger } from '../../core/index.js';
 import { encodeEventRow, eventInsertSettings } from '../encode-event-row.js';
 import type {
   ChdbEngineOptions,
@@ -14,58 +13,29 @@ import type {
 } from '../engine.js';
 import { parseJsonFormatResult } from '../json-format-result.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
-import { sqlString } from '../sql-literal.js';
 import { TableOperations } from '../table-operations.js';
-import { cancelledError, toEngineError } from '../to-engine-error.js';
-import { openSessions } from './open-sessions.js';
-import { SessionPool } from './session-pool.js';
-
-interface OpenEngine {
-  readonly pool: SessionPool;
-  /** Runs KILL QUERY and reads system.processes, so cancel works while the pool is busy. */
-  readonly control: Session;
-}
-
-type StatementKind = 'read' | 'write';
+import { SessionRunner } from './session-runner.js';
 
 /**
- * The events engine in process (chDB). Only the async API is used: the sync one blocks the
- * event loop. Statements run on a pool of sessions; cancellation is `KILL QUERY` by the
- * statement's `log_comment` tag from a dedicated control session, because aborting a chDB
- * promise does not stop the engine.
+ * The events engine in process (chDB). Only the async API is used (the sync one blocks the
+ * event loop); statements run on a session pool with KILL-based cancellation (SessionRunner),
+ * and the SQL is shared with the server adapter (TableOperations, schema, row encoding).
  */
 export class ChdbEngine implements Engine {
   private readonly limits: QueryLimits;
+  private readonly runner: SessionRunner;
   private readonly tables: TableOperations;
-  private opened: OpenEngine | null = null;
-  private closing: Promise<void> | null = null;
-  /** Tags of the statements in flight (a tag may be shared), with what they are. */
-  private readonly running = new Map<string, { count: number; kind: StatementKind }>();
-  private controlChain: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly options: ChdbEngineOptions,
-    private readonly logger: Logger = silentLogger,
-  ) {
+  constructor(options: ChdbEngineOptions, logger: Logger = silentLogger) {
     this.limits = {
       maxExecutionTimeS: options.maxExecutionTimeS ?? defaultQueryLimits.maxExecutionTimeS,
       maxMemoryUsageBytes: options.maxMemoryUsageBytes ?? defaultQueryLimits.maxMemoryUsageBytes,
     };
+    this.runner = new SessionRunner(options.path, Math.max(1, options.poolSize ?? 4), logger);
     this.tables = new TableOperations(
       { query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) },
       logger,
     );
-  }
-
-  /** Opens the sessions on first use, so construction never touches the disk. */
-  private engine(): OpenEngine {
-    if (this.closing) throw new EngineError('engine is closed', { code: ErrorCodes.unavailable });
-    if (!this.opened) {
-      const [control, ...sessions] = openSessions(this.options.path, Math.max(1, this.options.poolSize ?? 4) + 1);
-      this.opened = { pool: new SessionPool(sessions), control: control as Session };
-      this.logger.info({ path: this.options.path, poolSize: sessions.length }, 'engine opened');
-    }
-    return this.opened;
   }
 
   init(): Promise<void> {
@@ -83,7 +53,7 @@ export class ChdbEngine implements Engine {
     // settles after the part is on disk.
     const values = Buffer.from(encodedRows.join('\n'), 'utf8');
     const settings = { ...eventInsertSettings, log_comment: tag };
-    await this.run('inserting events', tag, 'write', undefined, (session) =>
+    await this.runner.run('inserting events', tag, 'write', undefined, (session) =>
       session.insert({ table: 'logs', values, format: 'JSONEachRow', settings }),
     );
     return { rows: encodedRows.length };
@@ -92,87 +62,38 @@ export class ChdbEngine implements Engine {
   async query<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult<Row>> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
     const statement = sql + settingsClause(settings);
-    const text = await this.run('running query', tag, 'read', options.signal, async (session) =>
+    const text = await this.runner.run('running query', tag, 'read', options.signal, async (session) =>
       (await session.queryAsync(statement, { format: 'JSON' })).text(),
     );
     return parseJsonFormatResult<Row>(text);
   }
 
-  stream<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): AsyncIterable<Row[]> {
-    return this.streamChunks<Row>(sql, options);
-  }
-
-  private async *streamChunks<Row>(sql: string, options: EngineQueryOptions): AsyncGenerator<Row[]> {
-    const context = 'streaming query';
+  async *stream<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): AsyncIterable<Row[]> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
-    const statement = sql + settingsClause(settings);
-    const { signal } = options;
-    const lease = await this.engine().pool.acquire(context, signal);
-    this.track(tag, 'read', 1);
-    const onAbort = () => undefined;
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let chunks: AsyncIterator<StreamChunk> | undefined;
-    let failed = false;
-    try {
-      if (signal?.aborted) throw cancelledError(context);
-      chunks = lease.session.queryStream(statement, { format: 'JSONEachRow' })[Symbol.asyncIterator]();
-      for (;;) {
-        let next: IteratorResult<StreamChunk>;
-        try {
-          next = await chunks.next();
-        } catch (error) {
-          failed = true;
-          throw toEngineError(context, error, signal?.aborted ?? false);
-        }
-        if (next.done) break;
-        if (signal?.aborted) throw cancelledError(context);
-        const rows = next.value.rows<Row>();
-        if (rows.length > 0) yield rows;
-      }
-      if (signal?.aborted) throw cancelledError(context);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      // No fetch is in flight here (a consumer's break lands on the yield), so returning the
-      // chDB iterator cancels the stream at once, which stops the query in the engine.
-      await chunks?.return?.();
-      // chDB 3.4 does not free a stream that failed: the query stays in system.processes
-      // until the session runs another statement.
-      if (failed) await this.discardLeftover(lease.session);
-      this.track(tag, 'read', -1);
-      lease.release();
-    }
+    yield* this.runner.stream<Row>('streaming query', tag, sql + settingsClause(settings), options.signal);
   }
 
   async exec(sql: string, options: EngineQueryOptions = {}): Promise<void> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
     const statement = sql + settingsClause(settings);
-    await this.run('running statement', tag, 'read', options.signal, (session) =>
+    await this.runner.run('running statement', tag, 'read', options.signal, (session) =>
       session.queryAsync(statement, { format: 'TabSeparated' }),
     );
   }
 
+  /** DDL as written: a trailing SETTINGS clause would be read as table settings. */
   private async execDdl(sql: string): Promise<void> {
-    await this.run('changing schema', newQueryTag(), 'write', undefined, (session) =>
+    await this.runner.run('changing schema', newQueryTag(), 'write', undefined, (session) =>
       session.queryAsync(sql, { format: 'TabSeparated' }),
     );
   }
 
-  async runningQuery(tag: string): Promise<RunningQuery | null> {
-    const rows = await this.control<{ n: number; read_rows: number; read_bytes: number; elapsed: number }>(
-      'reading query progress',
-      `SELECT count() AS n, sum(read_rows) AS read_rows, sum(read_bytes) AS read_bytes, max(elapsed) AS elapsed
-FROM system.processes WHERE Settings['log_comment'] = ${sqlString(tag)}`,
-    );
-    const row = rows[0];
-    if (!row || Number(row.n) === 0) return null;
-    return { tag, rowsRead: Number(row.read_rows), bytesRead: Number(row.read_bytes), elapsedMs: Number(row.elapsed) * 1000 };
+  runningQuery(tag: string): Promise<RunningQuery | null> {
+    return this.runner.runningQuery(tag);
   }
 
-  async cancel(tag: string): Promise<void> {
-    await this.kill(tag);
-    // A statement dispatched a moment ago may not be in system.processes yet: keep killing
-    // until it settles.
-    if (this.running.has(tag)) void this.killUntilStopped(tag);
+  cancel(tag: string): Promise<void> {
+    return this.runner.cancel(tag);
   }
 
   fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {
@@ -203,114 +124,8 @@ FROM system.processes WHERE Settings['log_comment'] = ${sqlString(tag)}`,
     return this.tables.ping();
   }
 
-  /** Stops running reads, lets writes finish, then releases the data directory. Idempotent. */
+  /** Stops running reads, lets writes finish, releases the data directory. Safe to call twice. */
   close(): Promise<void> {
-    this.closing ??= this.shutdown();
-    return this.closing;
-  }
-
-  private async shutdown(): Promise<void> {
-    const opened = this.opened;
-    if (!opened) return;
-    const reads = [...this.running].filter(([, entry]) => entry.kind === 'read').map(([tag]) => tag);
-    await Promise.all(reads.map((tag) => this.kill(tag, opened.control).catch(() => undefined)));
-    opened.pool.close();
-    opened.control.close();
-    // close() defers tearing down a session whose statement still runs; waiting here means
-    // the directory is really released (status file gone) when close resolves.
-    await drainPending();
-    this.logger.info({ path: this.options.path }, 'engine closed');
-  }
-
-  /**
-   * Runs one statement on a pooled session. Aborting the signal kills the statement in the
-   * engine; the session goes back to the pool only once the engine has let go of it.
-   */
-  private async run<T>(
-    context: string,
-    tag: string,
-    kind: StatementKind,
-    signal: AbortSignal | undefined,
-    work: (session: Session) => Promise<T>,
-  ): Promise<T> {
-    const lease = await this.engine().pool.acquire(context, signal);
-    if (signal?.aborted) {
-      lease.release();
-      throw cancelledError(context);
-    }
-    this.track(tag, kind, 1);
-    const statement = work(lease.session)
-      .catch(async (error: unknown) => {
-        await this.discardLeftover(lease.session);
-        throw error;
-      })
-      .finally(() => {
-        this.track(tag, kind, -1);
-        lease.release();
-      });
-    const onAbort = () => undefined;
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const value = await statement;
-      if (signal?.aborted) throw cancelledError(context);
-      return value;
-    } catch (error) {
-      throw toEngineError(context, error, signal?.aborted ?? false);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /**
-   * chDB 3.4 keeps the partial output of a failed statement (e.g. the header FORMAT JSON wrote
-   * before a KILL or a timeout) in the session and prepends it to the session's next answer.
-   * One throwaway statement absorbs it before the session serves anyone else.
-   */
-  private async discardLeftover(session: Session): Promise<void> {
-    try {
-      await session.queryAsync('SELECT 1', { format: 'TabSeparated' });
-    } catch (error) {
-      this.logger.warn({ error: messageOf(error) }, 'engine could not reset a session after a failure');
-    }
-  }
-
-  private track(tag: string, kind: StatementKind, delta: 1 | -1): void {
-    const entry = this.running.get(tag) ?? { count: 0, kind };
-    entry.count += delta;
-    if (entry.count > 0) this.running.set(tag, entry);
-    else this.running.delete(tag);
-  }
-
-  private async kill(tag: string, session?: Session): Promise<void> {
-    await this.control('cancelling query', `KILL QUERY WHERE Settings['log_comment'] = ${sqlString(tag)} ASYNC`, session);
-  }
-
-  /** Repeats KILL with backoff until no statement of ours carries the tag (measured: ~30 ms). */
-  private async killUntilStopped(tag: string): Promise<void> {
-    for (let delayMs = 20; this.running.has(tag); delayMs = Math.min(delayMs * 2, 500)) {
-      try {
-        await this.kill(tag);
-      } catch (error) {
-        this.logger.warn({ tag, error: messageOf(error) }, 'engine could not cancel a query');
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-    }
-  }
-
-  /** Runs a statement on the control session, one at a time (a session runs one query at a time). */
-  private control<Row>(context: string, sql: string, session: Session = this.engine().control): Promise<Row[]> {
-    const result = this.controlChain.then(async () => {
-      try {
-        const text = (await session.queryAsync(sql, { format: 'JSON' })).text();
-        // KILL QUERY that matches nothing answers with no output at all.
-        return text.trim() === '' ? [] : ((JSON.parse(text) as { data?: Row[] }).data ?? []);
-      } catch (error) {
-        await this.discardLeftover(session);
-        throw toEngineError(context, error);
-      }
-    });
-    this.controlChain = result.catch(() => undefined);
-    return result;
+    return this.runner.close();
   }
 }

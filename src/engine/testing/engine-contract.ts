@@ -32,7 +32,7 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
     describe('lifecycle', () => {
       it('init is idempotent and records the schema version once', async () => {
         await current().init();
-        await current().init();
+        await Promise.all([current().init(), current().init()]);
         const result = await current().query<{ n: string; version: number }>(
           'SELECT count() AS n, max(version) AS version FROM vigil_schema',
         );

@@ -63,6 +63,19 @@ FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`,
       expect(Object.values(result.rows[0] ?? {})).toEqual(Object.values(attrs));
     });
 
+    it('keeps strings that look like dates or numbers as strings', async () => {
+      const tenant = uniqueTenant();
+      const attrs = { at: '2020-06-10T02:50:56.537123456Z', day: '2021-08-02', spaced: '2022-11-22 18:48:49.177', digits: '0042', port: '443' };
+      await insert(engine(), [anEvent({ tenant, attrs })]);
+      const paths = Object.keys(attrs);
+      const result = await engine().query<Record<string, string>>(
+        `SELECT ${paths.map((p, i) => `dynamicType(attrs.${sqlIdentifier(p)}) AS t${i}, attrs.${sqlIdentifier(p)}.:String AS v${i}`).join(', ')} FROM logs WHERE tenant = ${sqlString(tenant)}`,
+      );
+      const row = result.rows[0] ?? {};
+      expect(paths.map((_, i) => row[`t${i}`])).toEqual(paths.map(() => 'String'));
+      expect(paths.map((_, i) => row[`v${i}`])).toEqual(Object.values(attrs));
+    });
+
     it('reports the bytes and rows a query scanned', async () => {
       const tenant = uniqueTenant();
       await insert(engine(), [anEvent({ tenant }), anEvent({ tenant })]);

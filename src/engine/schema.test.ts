@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { createSchemaStatements, createVersionTableStatement, schemaMigrations, schemaVersion } from './schema.js';
+
+describe('schema template', () => {
+  it('renders the single-node schema: version table, logs, catalog, then the view that fills it', () => {
+    const statements = createSchemaStatements();
+    expect(statements.map((s) => /^CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS (\w+) /.exec(s)?.[1])).toEqual([
+      'vigil_schema',
+      'logs',
+      'field_catalog',
+      'field_catalog_mv',
+    ]);
+    expect(statements.join('\n')).not.toMatch(/\{\{|ON CLUSTER|Replicated/);
+    expect(statements[1]).toContain('ENGINE = MergeTree\n');
+    expect(statements[1]).toContain('min_bytes_for_wide_part = 536870912, fsync_after_insert = 1, fsync_part_directory = 1');
+    expect(statements[2]).toContain('ENGINE = SummingMergeTree\n');
+  });
+
+  it('renders the cluster variant from the same template', () => {
+    const single = createSchemaStatements();
+    const cluster = createSchemaStatements({ onCluster: 'events', engine: 'ReplicatedMergeTree' });
+    expect(cluster).toHaveLength(single.length);
+    for (const statement of cluster) expect(statement).toMatch(/^CREATE [A-Z ]+ IF NOT EXISTS \w+ ON CLUSTER `events` /);
+    expect(cluster[1]).toContain('ENGINE = ReplicatedMergeTree\n');
+    expect(cluster[2]).toContain('ENGINE = ReplicatedSummingMergeTree\n');
+    // Apart from the placeholders, the statements are identical.
+    const normalize = (s: string) => s.replace(' ON CLUSTER `events`', '').replace(/Replicated/g, '');
+    expect(cluster.map(normalize)).toEqual(single);
+  });
+
+  it('migrations end at the current version and create everything but the version table', () => {
+    const migrations = schemaMigrations();
+    expect(migrations.at(-1)?.version).toBe(schemaVersion);
+    expect([createVersionTableStatement(), ...migrations.flatMap((m) => m.statements)]).toEqual(createSchemaStatements());
+  });
+});
