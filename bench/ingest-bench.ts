@@ -5,9 +5,9 @@
  * A script, not a test: timings belong here, never in unit tests.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCliIngest } from './ingest-cli-path.js';
 import { benchHttpIngest } from './ingest-http-path.js';
@@ -27,7 +27,8 @@ const usage = `usage: npm run bench -- ingest [options]
   --anchor YYYY-MM-DD the window ends at this day's midnight UTC (default today)
   --no-optimize       skip OPTIMIZE FINAL (storage is then measured as ingested only)
   --no-build          do not run tsc first (dist/ must be current)
-  --keep              keep the temporary data dirs`;
+  --keep              keep the temporary data dirs
+  --profile           CPU-profile the CLI ingest (node --cpu-prof) and summarize where its main thread went`;
 
 function parseOptions(argv: readonly string[]) {
   const { values } = parseArgs({
@@ -43,6 +44,7 @@ function parseOptions(argv: readonly string[]) {
       'no-optimize': { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -53,6 +55,8 @@ function parseOptions(argv: readonly string[]) {
   };
   if (!replayProfiles[values.dataset]) throw new Error(`--dataset must be one of ${Object.keys(replayProfiles).join(', ')}\n${usage}`);
   if (!['cli', 'http', 'both'].includes(values.path)) throw new Error(`--path must be cli, http or both\n${usage}`);
+  // The day names the cache file, so it must be exactly a date.
+  if (values.anchor !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.anchor)) throw new Error(`--anchor takes a day as YYYY-MM-DD, got ${values.anchor}`);
   return {
     help: values.help,
     events: positive('events', values.events),
@@ -65,6 +69,7 @@ function parseOptions(argv: readonly string[]) {
     optimize: !values['no-optimize'],
     build: !values['no-build'],
     keep: values.keep,
+    profile: values.profile,
   };
 }
 
@@ -88,17 +93,29 @@ export async function runIngestBench(repoDir: string, argv: readonly string[]): 
   log('baseline: zcat FILE | wc -l …');
   const baselines = await timeRawRead(replay.path);
   const results: IngestRunResult[] = [];
+  const failures: string[] = [];
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const saved = join(repoDir, '.bench', 'results', `ingest-${options.dataset}-${options.paths.join('+')}-${stamp}.json`);
+  mkdirSync(dirname(saved), { recursive: true });
+  // Saved after every path, so a failure in a later one does not lose what was measured.
+  const save = (): void => writeFileSync(saved, `${JSON.stringify({ argv, machine, replay, baselines, results, failures, targets: checkTargets(results) }, null, 2)}\n`);
   for (const path of options.paths) {
     const common = { repoDir, file: replay.path, optimize: options.optimize, keepDataDir: options.keep, log };
-    results.push(path === 'cli' ? await benchCliIngest(common) : await benchHttpIngest({ ...common, bodyBytes: options.bodyBytes, concurrency: options.concurrency }));
+    const profileDir = options.profile ? mkdtempSync(join(repoDir, '.bench', 'profile-')) : undefined;
+    const loadBefore = loadavg()[0]!;
+    try {
+      const result = path === 'cli' ? await benchCliIngest({ ...common, ...(profileDir ? { profileDir } : {}) }) : await benchHttpIngest({ ...common, bodyBytes: options.bodyBytes, concurrency: options.concurrency });
+      results.push({ ...result, load: { before: loadBefore, after: loadavg()[0]! } });
+    } catch (error) {
+      failures.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+      log(`${path} path failed: ${failures.at(-1)}`);
+    }
+    save();
   }
 
   process.stdout.write(formatIngestReport(machine, replay, baselines, results));
-  const resultsDir = join(repoDir, '.bench', 'results');
-  mkdirSync(resultsDir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const saved = join(resultsDir, `ingest-${options.dataset}-${options.paths.join('+')}-${stamp}.json`);
-  writeFileSync(saved, `${JSON.stringify({ argv, machine, replay, baselines, results, targets: checkTargets(results) }, null, 2)}\n`);
+  for (const f of failures) process.stdout.write(`FAILED  ${f}\n`);
   log(`results saved to ${saved}`);
+  if (failures.length > 0) return 1;
   return checkTargets(results).every((c) => c.pass) ? 0 : 1;
 }

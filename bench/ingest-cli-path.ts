@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import type { IngestRunResult } from './ingest-run-result.js';
 import { runMeasured } from './measured-process.js';
 import { measureStorage } from './storage-footprint.js';
-import { benchEnv, vigilArgv } from './vigil-command.js';
+import { summarizeCpuProfile } from './cpu-profile-summary.js';
+import { benchEnv, vigilArgvWithNodeFlags } from './vigil-command.js';
 
 export interface CliIngestOptions {
   readonly repoDir: string;
   readonly file: string;
   readonly optimize: boolean;
   readonly keepDataDir: boolean;
+  /** Write a V8 CPU profile of the vigil process here and summarize it (adds a little overhead). */
+  readonly profileDir?: string;
   readonly log: (line: string) => void;
 }
 
@@ -24,7 +27,8 @@ const exitSomeRejected = 3;
 export async function benchCliIngest(options: CliIngestOptions): Promise<IngestRunResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-cli-'));
   try {
-    const [node, args] = vigilArgv(options.repoDir, 'ingest', '--data-dir', dataDir, '--tenant', 'bench', '--index', 'replay', '--create-index', '--quiet', '--json', options.file);
+    const nodeFlags = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+    const [node, args] = vigilArgvWithNodeFlags(options.repoDir, nodeFlags, 'ingest', '--data-dir', dataDir, '--tenant', 'bench', '--index', 'replay', '--create-index', '--quiet', '--json', options.file);
     options.log(`cli: node bin/vigil.js ingest --data-dir ${dataDir} --tenant bench --index replay --create-index --quiet --json FILE`);
     // cwd is the empty data dir, so no ./vigil.config.json of the caller is picked up.
     const run = await runMeasured(node, args, { cwd: dataDir, env: benchEnv() });
@@ -46,7 +50,8 @@ export async function benchCliIngest(options: CliIngestOptions): Promise<IngestR
       cpuSeconds: run.cpuSeconds,
       clientCpuSeconds: null,
       storage,
-      notes: options.keepDataDir ? [`data dir kept at ${dataDir}`] : [],
+      ...(options.profileDir ? { profile: summarizeCpuProfile(options.profileDir) ?? undefined } : {}),
+      notes: [...(options.profileDir ? ['profiled run (timings include profiler overhead)'] : []), ...(options.keepDataDir ? [`data dir kept at ${dataDir}`] : [])],
     };
   } finally {
     if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });

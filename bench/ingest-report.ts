@@ -63,7 +63,7 @@ export function formatIngestReport(machine: MachineInfo, replay: ReplayFile, bas
   const lines: string[] = [];
   lines.push('');
   lines.push(`Vigil ingest benchmark: dataset ${meta.dataset}, ${int(meta.events)} events, ${mb(meta.rawBytes).toFixed(1)} MB NDJSON (${mb(meta.gzipBytes).toFixed(1)} MB gzip), ${int(meta.rawBytes / meta.events)} B/event`);
-  lines.push(`  sources: ${meta.sources.map((s) => `${s.name} ${int(s.events)} (${s.epochs} epochs)`).join(', ')}`);
+  lines.push(`  sources: ${meta.sources.map((s) => `${s.name} ${int(s.events)} (${s.epochs} epoch${s.epochs === 1 ? '' : 's'})`).join(', ')}`);
   lines.push(`  event times: ${meta.windowStart} .. ${meta.windowEnd}`);
   lines.push(`  machine: ${machine.cores} cores, ${gib(machine.memoryBytes)} RAM, node ${machine.node}, ${machine.platform}`);
   lines.push(`  MB = 10^6 bytes of decoded NDJSON; events/s and MB/s use wall time`);
@@ -93,10 +93,14 @@ export function formatIngestReport(machine: MachineInfo, replay: ReplayFile, bas
       r.reportedSeconds !== null ? `ingest-only ${r.reportedSeconds.toFixed(1)} s (${int(r.ingested / r.reportedSeconds)} events/s, excludes process start and engine open)` : null,
       r.clientCpuSeconds !== null ? `bench client CPU ${r.clientCpuSeconds.toFixed(0)} s (gunzip + HTTP on the same cores)` : null,
       r.storage ? `du -sb engine ${duRatio(r, 'before')}${r.storage.after ? `, after optimize ${duRatio(r, 'after')}` : ''}` : null,
+      r.storage?.optimizeError ? `OPTIMIZE FINAL FAILED: ${r.storage.optimizeError.split('\n')[0]!.slice(0, 400)}` : null,
+      r.cpuSeconds !== null ? `${int(r.ingested / r.cpuSeconds)} events per CPU second of vigil` : null,
+      r.load ? `load average (1 min) ${r.load.before.toFixed(1)} before, ${r.load.after.toFixed(1)} after` : null,
       `RSS from ${r.rssSource}`,
       ...r.notes,
     ].filter((s): s is string => s !== null);
     lines.push(`${r.path}: ${extra.join('; ')}`);
+    if (r.profile) lines.push(...profileLines(r));
   }
   lines.push('');
   lines.push('targets');
@@ -105,9 +109,21 @@ export function formatIngestReport(machine: MachineInfo, replay: ReplayFile, bas
   return lines.join('\n');
 }
 
+function profileLines(r: IngestRunResult): string[] {
+  const p = r.profile!;
+  const pct = (s: number): string => `${((100 * s) / p.totalSeconds).toFixed(0)}%`;
+  return [
+    `  main thread: ${p.totalSeconds.toFixed(0)} s profiled, idle ${p.idleSeconds.toFixed(0)} s (${pct(p.idleSeconds)}: waiting on inserts / I/O), GC ${p.garbageCollectorSeconds.toFixed(0)} s (${pct(p.garbageCollectorSeconds)})`,
+    ...p.top.map((t) => `    ${t.seconds.toFixed(1).padStart(6)} s  ${t.name}`),
+    `  profile: ${p.file}`,
+  ];
+}
+
 function duRatio(r: IngestRunResult, which: 'before' | 'after'): string {
-  const du = which === 'before' ? r.storage?.before.duBytes : r.storage?.after?.duBytes;
-  return du == null ? 'n/a' : `${mb(du).toFixed(0)} MB (${ratio(du / r.rawBytes)} per raw byte)`;
+  const snapshot = which === 'before' ? r.storage?.before : r.storage?.after;
+  if (snapshot?.duBytes == null) return 'n/a';
+  const outdated = snapshot.outdatedBytes === undefined ? '' : `, of which ${mb(snapshot.outdatedBytes).toFixed(0)} MB outdated parts awaiting removal`;
+  return `${mb(snapshot.duBytes).toFixed(0)} MB (${ratio(snapshot.duBytes / r.rawBytes)} per raw byte${outdated})`;
 }
 
 function table(rows: readonly (readonly string[])[]): string[] {

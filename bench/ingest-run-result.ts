@@ -1,3 +1,4 @@
+import type { CpuProfileSummary } from './cpu-profile-summary.js';
 import type { StorageFootprint } from './storage-footprint.js';
 
 /** What one ingest path measured; the report and docs/benchmarks.md are built from these. */
@@ -18,5 +19,9 @@ export interface IngestRunResult {
   /** HTTP only: CPU seconds the bench client spent decompressing and sending. */
   readonly clientCpuSeconds: number | null;
   readonly storage: StorageFootprint | null;
+  /** 1-minute load average before and after the run: the machine may be shared, so read figures against it. */
+  readonly load?: { readonly before: number; readonly after: number };
+  /** With --profile: where the vigil process's main thread spent its time. */
+  readonly profile?: CpuProfileSummary;
   readonly notes: readonly string[];
 }

@@ -72,11 +72,12 @@ export async function ensureReplayFile(options: ReplayOptions, log: (line: strin
   if (existsSync(path) && existsSync(metaPath)) {
     return { path, meta: JSON.parse(readFileSync(metaPath, 'utf8')) as ReplayMeta, generated: false };
   }
+  const datasets = sharedDatasetsDir(options.repoDir);
   mkdirSync(cacheDir, { recursive: true });
   log(`generating ${base}.ndjson.gz (cached for reruns) …`);
   const partial = `${path}.partial`;
   try {
-    const meta = await generate(options, partial, log);
+    const meta = await generate(options, datasets, partial, log);
     // The sidecar is written last and the file renamed into place: an interrupted run leaves no cache entry.
     renameSync(partial, path);
     writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
@@ -87,9 +88,8 @@ export async function ensureReplayFile(options: ReplayOptions, log: (line: strin
   }
 }
 
-async function generate(options: ReplayOptions, outPath: string, log: (line: string) => void): Promise<ReplayMeta> {
+async function generate(options: ReplayOptions, datasets: string, outPath: string, log: (line: string) => void): Promise<ReplayMeta> {
   const started = performance.now();
-  const datasets = sharedDatasetsDir(options.repoDir);
   const profile = replayProfiles[options.dataset]!;
   const endMs = Date.parse(`${options.anchorDay}T00:00:00Z`);
   if (Number.isNaN(endMs)) throw new Error(`anchor day ${options.anchorDay} is not YYYY-MM-DD`);

@@ -2,13 +2,16 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { EngineStorageStats } from '../src/engine/index.js';
 
-export type StorageSnapshot = EngineStorageStats & { readonly duBytes: number | null };
+/** The engine's figures, bytes of outdated parts not yet removed, and `du -sb` of the engine dir. */
+export type StorageSnapshot = EngineStorageStats & { readonly outdatedBytes: number; readonly duBytes: number | null };
 
 export interface StorageFootprint {
   readonly before: StorageSnapshot;
   /** After `OPTIMIZE … FINAL`, when asked for. */
   readonly after: StorageSnapshot | null;
   readonly optimizeSeconds: number | null;
+  /** Why OPTIMIZE FINAL failed, when it did. */
+  readonly optimizeError: string | null;
 }
 
 /** Storage figures of an engine data directory, read by bench/storage-probe.ts in a child process. */

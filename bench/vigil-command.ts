@@ -2,7 +2,12 @@ import { join } from 'node:path';
 
 /** `node <repo>/bin/vigil.js`: the installed command, which runs the compiled dist/. */
 export function vigilArgv(repoDir: string, ...args: string[]): [string, string[]] {
-  return [process.execPath, [join(repoDir, 'bin', 'vigil.js'), ...args]];
+  return vigilArgvWithNodeFlags(repoDir, [], ...args);
+}
+
+/** The same with flags for node itself, e.g. `--cpu-prof`. */
+export function vigilArgvWithNodeFlags(repoDir: string, nodeFlags: readonly string[], ...args: string[]): [string, string[]] {
+  return [process.execPath, [...nodeFlags, join(repoDir, 'bin', 'vigil.js'), ...args]];
 }
 
 /**
