@@ -12,7 +12,7 @@ describe('schema template', () => {
     ]);
     expect(statements.join('\n')).not.toMatch(/\{\{|ON CLUSTER|Replicated/);
     expect(statements[1]).toContain('ENGINE = MergeTree\n');
-    expect(statements[1]).toContain('min_bytes_for_wide_part = 536870912, fsync_after_insert = 1, fsync_part_directory = 1');
+    expect(statements[1]).toContain("min_bytes_for_wide_part = 536870912, object_shared_data_serialization_version = 'advanced', fsync_after_insert = 1, fsync_part_directory = 1");
     expect(statements[2]).toContain('ENGINE = SummingMergeTree\n');
   });
 

@@ -21,6 +21,11 @@ export const schemaVersion = 1;
 // - min_bytes_for_wide_part = 512 MiB: a wide part opens one compression stream per JSON
 //   sub-column (~300 for Windows events) and writes ~10x slower, so inserts land compact and
 //   only big merged parts become wide.
+// - max_dynamic_paths = 256 with the 'advanced' shared-data serialization: paths beyond the
+//   first 256 of a part go to one shared stream instead of files of their own. On a mixed
+//   replay (Windows, Zeek, web, auth, Panther SaaS fixtures with ~5,500 distinct paths) this took
+//   ingest from 6.5k to 10.4k events/s, peak RSS from 2.5 to 1.8 GiB, and keeps merges of
+//   wide parts under the open-file limit (1024 paths failed OPTIMIZE with "Too many open files").
 // - fsync_after_insert / fsync_part_directory: ingest is acknowledged only once data is durable.
 // - PARTITION BY week: few partitions per insert batch; retention deletes rows, not partitions.
 // - the text indexes are prefilters for the search compiler (`hasToken`, path existence).
@@ -40,14 +45,14 @@ const tablesTemplate = [
   source_type LowCardinality(String),
   ts_field LowCardinality(String),
   raw String CODEC(ZSTD(1)),
-  attrs JSON(max_dynamic_paths = 1024) CODEC(ZSTD(1)),
+  attrs JSON(max_dynamic_paths = 256) CODEC(ZSTD(1)),
   null_paths Array(String) CODEC(ZSTD(1)),
   INDEX raw_txt raw TYPE text(tokenizer = splitByNonAlpha, preprocessor = lower(raw)),
   INDEX attrs_paths JSONAllPaths(attrs) TYPE text(tokenizer = array)
 ) ENGINE = {{mergeTree}}
 PARTITION BY toMonday(ts)
 ORDER BY (tenant, idx, ts)
-SETTINGS index_granularity = 8192, min_bytes_for_wide_part = 536870912, fsync_after_insert = 1, fsync_part_directory = 1`,
+SETTINGS index_granularity = 8192, min_bytes_for_wide_part = 536870912, object_shared_data_serialization_version = 'advanced', fsync_after_insert = 1, fsync_part_directory = 1`,
   `CREATE TABLE IF NOT EXISTS field_catalog{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
