@@ -1,5 +1,5 @@
 import { civilToNs, monthFromName, yearOfMs } from './civil-time.js';
-import { TextCursor } from './text-cursor.js';
+import { TextCursor, readClockTime } from './text-cursor.js';
 
 /** RFC 2822 zone names (section 4.3 obsolete zones included, military letters other than Z not). */
 const namedZones: ReadonlyArray<readonly [string, number]> = [
@@ -34,7 +34,7 @@ export function parseCommonLogTime(text: string): bigint | null {
   if (!c.eat(47)) return null;
   const year = c.digits(4, 4);
   if (year < 0 || !c.eat(58)) return null;
-  const clock = readClock(c, true);
+  const clock = readClockTime(c, true);
   if (clock === null) return null;
   let offsetMinutes = 0;
   if (c.spaces() > 0) {
@@ -66,7 +66,7 @@ export function parseRfc2822Time(text: string): bigint | null {
   if (c.spaces() === 0) return null;
   const year = c.digits(4, 4);
   if (year < 0 || c.spaces() === 0) return null;
-  const clock = readClock(c, false);
+  const clock = readClockTime(c, false);
   if (clock === null) return null;
   let offsetMinutes = 0;
   if (c.spaces() > 0 && !c.atEnd()) {
@@ -91,7 +91,7 @@ export function parseSyslogTime(text: string, nowMs: number): bigint | null {
   if (c.spaces() === 0) return null;
   const day = c.digits(1, 2);
   if (day < 0 || c.spaces() === 0) return null;
-  const clock = readClock(c, true);
+  const clock = readClockTime(c, true);
   if (clock === null || !c.atEnd()) return null;
   const limitNs = BigInt(nowMs + msPerDay) * 1_000_000n;
   const nowYear = yearOfMs(nowMs);
@@ -102,33 +102,7 @@ export function parseSyslogTime(text: string, nowMs: number): bigint | null {
   return null;
 }
 
-interface Clock {
-  readonly hour: number;
-  readonly minute: number;
-  readonly second: number;
-  readonly nanos: number;
-}
 
-/** `hh:mm:ss[.fraction]`; seconds may be omitted unless `needSeconds`. */
-function readClock(c: TextCursor, needSeconds: boolean): Clock | null {
-  const hour = c.digits(2, 2);
-  if (hour < 0 || !c.eat(58)) return null;
-  const minute = c.digits(2, 2);
-  if (minute < 0) return null;
-  let second = 0;
-  let nanos = 0;
-  if (c.eat(58)) {
-    second = c.digits(2, 2);
-    if (second < 0) return null;
-    if (c.eat(46) || c.eat(44)) {
-      nanos = c.fractionNanos();
-      if (nanos < 0) return null;
-    }
-  } else if (needSeconds) {
-    return null;
-  }
-  return { hour, minute, second, nanos };
-}
 
 function namedZone(c: TextCursor): number | null {
   const start = c.pos;

@@ -1,7 +1,7 @@
 import { civilToNs, monthFromName } from './civil-time.js';
 import { parseEpoch } from './parse-epoch.js';
 import { parseCommonLogTime, parseRfc2822Time, parseSyslogTime } from './parse-month-name-time.js';
-import { TextCursor } from './text-cursor.js';
+import { TextCursor, readClockTime } from './text-cursor.js';
 
 /**
  * Reads one field value as an event time in exact nanoseconds since the epoch, or null when it
@@ -50,23 +50,11 @@ export function parseIsoTime(text: string): bigint | null {
   const sep = c.peek();
   if (sep !== 84 && sep !== 116 && sep !== 32) return null;
   c.pos++;
-  const hour = c.digits(2, 2);
-  if (hour < 0 || !c.eat(58)) return null;
-  const minute = c.digits(2, 2);
-  if (minute < 0) return null;
-  let second = 0;
-  let nanos = 0;
-  if (c.eat(58)) {
-    second = c.digits(2, 2);
-    if (second < 0) return null;
-    if (c.eat(46) || c.eat(44)) {
-      nanos = c.fractionNanos();
-      if (nanos < 0) return null;
-    }
-  }
+  const time = readClockTime(c, false);
+  if (time === null) return null;
   const offsetMinutes = readIsoZone(c);
   if (offsetMinutes === null) return null;
-  return civilToNs({ year, month, day, hour, minute, second, nanos, offsetMinutes });
+  return civilToNs({ year, month, day, ...time, offsetMinutes });
 }
 
 /** The zone suffix of an ISO time up to the end of the text, in minutes east of UTC. */

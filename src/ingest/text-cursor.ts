@@ -106,3 +106,32 @@ export class TextCursor {
     return sign === 45 ? -total : total;
   }
 }
+
+/** A time of day read from text. */
+export interface ClockTime {
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+  readonly nanos: number;
+}
+
+/** `hh:mm:ss[.fraction]`; seconds may be omitted unless `needSeconds`. */
+export function readClockTime(c: TextCursor, needSeconds: boolean): ClockTime | null {
+  const hour = c.digits(2, 2);
+  if (hour < 0 || !c.eat(58)) return null;
+  const minute = c.digits(2, 2);
+  if (minute < 0) return null;
+  let second = 0;
+  let nanos = 0;
+  if (c.eat(58)) {
+    second = c.digits(2, 2);
+    if (second < 0) return null;
+    if (c.eat(46) || c.eat(44)) {
+      nanos = c.fractionNanos();
+      if (nanos < 0) return null;
+    }
+  } else if (needSeconds) {
+    return null;
+  }
+  return { hour, minute, second, nanos };
+}
