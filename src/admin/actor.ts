@@ -5,7 +5,6 @@ export type Actor =
   | { readonly kind: 'system' };
 
 export const cliActor: Actor = { kind: 'cli' };
-export const systemActor: Actor = { kind: 'system' };
 
 /** The audit trail's `actor` text: `key:<id>`, `cli` or `system`. */
 export function describeActor(actor: Actor): string {

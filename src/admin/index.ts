@@ -4,7 +4,7 @@
  * background maintenance (audit shipping, purge of deleted indexes, retention).
  * Imports core, engine, store and ingest (their doors only); never a concrete adapter.
  */
-export { type Actor, cliActor, systemActor, describeActor } from './actor.js';
+export { type Actor, cliActor, describeActor } from './actor.js';
 export { checkTenantId, checkIndexName } from './names.js';
 export { AuditTrail } from './audit-trail.js';
 export { TenantService, systemIndexNames, type SystemIndexName } from './tenant-service.js';

@@ -87,9 +87,4 @@ export class IngestService {
       );
     }
   }
-
-  /** Current time, for callers that report durations against the same clock. */
-  nowMs(): number {
-    return this.clock.nowMs();
-  }
 }

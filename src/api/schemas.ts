@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { maxIndexPageSize } from '../admin/index.js';
 
 /** JSON schemas of the HTTP interface; routes validate with them and OpenAPI is generated from them. */
 
@@ -24,7 +25,7 @@ export const TenantQuery = Type.Object({ tenant_id: Type.String({ minLength: 1, 
 export const IndexListQuery = Type.Object(
   {
     tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
-    'pagination[page_size]': Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    'pagination[page_size]': Type.Optional(Type.Integer({ minimum: 1, maximum: maxIndexPageSize, default: 100 })),
     'pagination[page_token]': Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false },
