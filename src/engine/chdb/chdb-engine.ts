@@ -1,19 +1,14 @@
 import { silentLogger, type Logger } from '../../core/index.js';
-import { encodeEventRow, eventInsertSettings } from '../encode-event-row.js';
+import { eventInsertSettings } from '../encode-event-row.js';
 import type {
   ChdbEngineOptions,
-  Engine,
   EngineQueryOptions,
   EngineQueryResult,
-  EngineStorageStats,
-  EventRowInput,
-  FieldInfo,
-  IndexStorageStats,
   RunningQuery,
 } from '../engine.js';
 import { parseJsonFormatResult } from '../json-format-result.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
-import { TableOperations } from '../table-operations.js';
+import { TableBackedEngine } from '../table-backed-engine.js';
 import { SessionRunner } from './session-runner.js';
 
 /**
@@ -21,29 +16,17 @@ import { SessionRunner } from './session-runner.js';
  * event loop); statements run on a session pool with KILL-based cancellation (SessionRunner),
  * and the SQL is shared with the server adapter (TableOperations, schema, row encoding).
  */
-export class ChdbEngine implements Engine {
+export class ChdbEngine extends TableBackedEngine {
   private readonly limits: QueryLimits;
   private readonly runner: SessionRunner;
-  private readonly tables: TableOperations;
 
   constructor(options: ChdbEngineOptions, logger: Logger = silentLogger) {
+    super(logger);
     this.limits = {
       maxExecutionTimeS: options.maxExecutionTimeS ?? defaultQueryLimits.maxExecutionTimeS,
       maxMemoryUsageBytes: options.maxMemoryUsageBytes ?? defaultQueryLimits.maxMemoryUsageBytes,
     };
     this.runner = new SessionRunner(options.path, Math.max(1, options.poolSize ?? 4), logger);
-    this.tables = new TableOperations(
-      { query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) },
-      logger,
-    );
-  }
-
-  init(): Promise<void> {
-    return this.tables.init();
-  }
-
-  encodeEventRow(row: EventRowInput): string {
-    return encodeEventRow(row);
   }
 
   async insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }> {
@@ -82,7 +65,7 @@ export class ChdbEngine implements Engine {
   }
 
   /** DDL as written: a trailing SETTINGS clause would be read as table settings. */
-  private async execDdl(sql: string): Promise<void> {
+  protected async execDdl(sql: string): Promise<void> {
     await this.runner.run('changing schema', newQueryTag(), 'write', undefined, (session) =>
       session.queryAsync(sql, { format: 'TabSeparated' }),
     );
@@ -94,34 +77,6 @@ export class ChdbEngine implements Engine {
 
   cancel(tag: string): Promise<void> {
     return this.runner.cancel(tag);
-  }
-
-  fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {
-    return this.tables.fieldCatalog(tenant, indexIds, fromMs, toMs);
-  }
-
-  indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
-    return this.tables.indexStats(tenant, indexIds);
-  }
-
-  deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
-    return this.tables.deleteIndexEvents(tenant, indexId);
-  }
-
-  deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {
-    return this.tables.deleteEventsBefore(tenant, indexId, cutoffNs);
-  }
-
-  storageStats(): Promise<EngineStorageStats> {
-    return this.tables.storageStats();
-  }
-
-  optimize(): Promise<void> {
-    return this.tables.optimize();
-  }
-
-  ping(): Promise<void> {
-    return this.tables.ping();
   }
 
   /** Stops running reads, lets writes finish, releases the data directory. Safe to call twice. */

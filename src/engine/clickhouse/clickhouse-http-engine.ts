@@ -1,20 +1,15 @@
 import { EngineError, ErrorCodes, messageOf, silentLogger, type Logger } from '../../core/index.js';
-import { encodeEventRow, eventInsertSettings } from '../encode-event-row.js';
+import { eventInsertSettings } from '../encode-event-row.js';
 import type {
-  Engine,
   EngineQueryOptions,
   EngineQueryResult,
-  EngineStorageStats,
-  EventRowInput,
-  FieldInfo,
-  IndexStorageStats,
   RunningQuery,
 } from '../engine.js';
 import { parseJsonFormatResult } from '../json-format-result.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits, type SettingValue } from '../query-settings.js';
 import type { SchemaOptions } from '../schema.js';
 import { sqlString } from '../sql-literal.js';
-import { TableOperations } from '../table-operations.js';
+import { TableBackedEngine } from '../table-backed-engine.js';
 import { cancelledError, toEngineError } from '../to-engine-error.js';
 import { ClickHouseHttpClient } from './clickhouse-http-client.js';
 
@@ -39,31 +34,18 @@ export interface ClickHouseHttpEngineOptions {
  * transport differs. Cancellation is the same `KILL QUERY` by `log_comment` tag, plus closing
  * the connection, which stops a read-only query on the server.
  */
-export class ClickHouseHttpEngine implements Engine {
+export class ClickHouseHttpEngine extends TableBackedEngine {
   private readonly client: ClickHouseHttpClient;
   private readonly limits: QueryLimits;
-  private readonly tables: TableOperations;
   private closed = false;
 
   constructor(options: ClickHouseHttpEngineOptions, logger: Logger = silentLogger) {
+    super(logger, options.schema);
     this.client = new ClickHouseHttpClient(options);
     this.limits = {
       maxExecutionTimeS: options.maxExecutionTimeS ?? defaultQueryLimits.maxExecutionTimeS,
       maxMemoryUsageBytes: options.maxMemoryUsageBytes ?? defaultQueryLimits.maxMemoryUsageBytes,
     };
-    this.tables = new TableOperations(
-      { query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) },
-      logger,
-      options.schema,
-    );
-  }
-
-  init(): Promise<void> {
-    return this.tables.init();
-  }
-
-  encodeEventRow(row: EventRowInput): string {
-    return encodeEventRow(row);
   }
 
   async insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }> {
@@ -119,7 +101,7 @@ export class ClickHouseHttpEngine implements Engine {
     await this.send('running statement', sql + settingsClause(settings), { tag, signal: options.signal });
   }
 
-  private async execDdl(sql: string): Promise<void> {
+  protected async execDdl(sql: string): Promise<void> {
     await this.send('changing schema', sql, {});
   }
 
@@ -135,34 +117,6 @@ FROM system.processes WHERE Settings['log_comment'] = ${sqlString(tag)}`,
 
   async cancel(tag: string): Promise<void> {
     await this.send('cancelling query', `KILL QUERY WHERE Settings['log_comment'] = ${sqlString(tag)} ASYNC`, {});
-  }
-
-  fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {
-    return this.tables.fieldCatalog(tenant, indexIds, fromMs, toMs);
-  }
-
-  indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
-    return this.tables.indexStats(tenant, indexIds);
-  }
-
-  deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
-    return this.tables.deleteIndexEvents(tenant, indexId);
-  }
-
-  deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {
-    return this.tables.deleteEventsBefore(tenant, indexId, cutoffNs);
-  }
-
-  storageStats(): Promise<EngineStorageStats> {
-    return this.tables.storageStats();
-  }
-
-  optimize(): Promise<void> {
-    return this.tables.optimize();
-  }
-
-  ping(): Promise<void> {
-    return this.tables.ping();
   }
 
   /** Nothing to release (fetch pools its own connections); later calls fail as unavailable. */

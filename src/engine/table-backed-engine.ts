@@ -1,0 +1,78 @@
+import type { Logger } from '../core/index.js';
+import { encodeEventRow } from './encode-event-row.js';
+import type {
+  Engine,
+  EngineQueryOptions,
+  EngineQueryResult,
+  EngineStorageStats,
+  EventRowInput,
+  FieldInfo,
+  IndexStorageStats,
+  RunningQuery,
+} from './engine.js';
+import type { SchemaOptions } from './schema.js';
+import { TableOperations } from './table-operations.js';
+
+/**
+ * What every adapter shares: row encoding and the schema, catalog and maintenance statements
+ * (TableOperations), run through the adapter's own query/exec. An adapter supplies only how a
+ * statement reaches ClickHouse, how it is cancelled, and how it closes.
+ */
+export abstract class TableBackedEngine implements Engine {
+  private readonly tables: TableOperations;
+
+  protected constructor(logger: Logger, schema: SchemaOptions = {}) {
+    // The closures run only after construction, so subclass fields are set by then.
+    this.tables = new TableOperations(
+      { query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) },
+      logger,
+      schema,
+    );
+  }
+
+  abstract insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }>;
+  abstract query<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
+  abstract stream<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): AsyncIterable<Row[]>;
+  abstract exec(sql: string, options?: EngineQueryOptions): Promise<void>;
+  abstract runningQuery(tag: string): Promise<RunningQuery | null>;
+  abstract cancel(tag: string): Promise<void>;
+  abstract close(): Promise<void>;
+  /** Runs schema DDL (no per-query limits apply). */
+  protected abstract execDdl(sql: string): Promise<void>;
+
+  init(): Promise<void> {
+    return this.tables.init();
+  }
+
+  encodeEventRow(row: EventRowInput): string {
+    return encodeEventRow(row);
+  }
+
+  fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {
+    return this.tables.fieldCatalog(tenant, indexIds, fromMs, toMs);
+  }
+
+  indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
+    return this.tables.indexStats(tenant, indexIds);
+  }
+
+  deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
+    return this.tables.deleteIndexEvents(tenant, indexId);
+  }
+
+  deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {
+    return this.tables.deleteEventsBefore(tenant, indexId, cutoffNs);
+  }
+
+  storageStats(): Promise<EngineStorageStats> {
+    return this.tables.storageStats();
+  }
+
+  optimize(): Promise<void> {
+    return this.tables.optimize();
+  }
+
+  ping(): Promise<void> {
+    return this.tables.ping();
+  }
+}
