@@ -119,3 +119,17 @@ export function assertNever(value: never, what = 'value'): never {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Query text that does not parse; `diagnostics` lists every problem with its span. */
+export class QuerySyntaxError extends VigilError {
+  constructor(message: string, options: VigilErrorOptions = {}) {
+    super(ErrorCodes.querySyntax, message, options);
+  }
+}
+
+/** A query that parses but cannot mean anything here: an unknown index, a column a stage lacks. */
+export class QueryAnalysisError extends VigilError {
+  constructor(message: string, options: VigilErrorOptions = {}) {
+    super(ErrorCodes.queryAnalysis, message, options);
+  }
+}

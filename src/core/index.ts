@@ -9,3 +9,4 @@ export * from './span.js';
 export * from './clock.js';
 export * from './logger.js';
 export * from './ids.js';
+export * from './sql-literal.js';

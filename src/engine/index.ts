@@ -16,13 +16,3 @@ export {
   type SchemaMigration,
   type SchemaOptions,
 } from './schema.js';
-export {
-  sqlIdentifier,
-  sqlInteger,
-  sqlNumber,
-  sqlString,
-  sqlStringList,
-  sqlTimestampMs,
-  sqlTimestampNs,
-  toWellFormed,
-} from './sql-literal.js';

@@ -1,6 +1,6 @@
 import { newId, ValidationError } from '../core/index.js';
 import type { EngineQueryOptions } from './engine.js';
-import { sqlString } from './sql-literal.js';
+import { sqlString } from '../core/index.js';
 
 /** Limits applied to every query that does not set its own. */
 export interface QueryLimits {

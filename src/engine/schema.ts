@@ -2,7 +2,7 @@
  * The events schema, rendered from one template so the single-node tables and a cluster variant
  * (ON CLUSTER, Replicated engines, later Distributed tables over `*_local`) cannot drift apart.
  */
-import { sqlIdentifier } from './sql-literal.js';
+import { sqlIdentifier } from '../core/index.js';
 
 /** Table engine family: plain for one node (chDB, a single server), Replicated for a cluster. */
 export type SchemaEngine = 'MergeTree' | 'ReplicatedMergeTree';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEngine } from './chdb/chdb-engine.js';
-import { sqlIdentifier, sqlInteger, sqlString, toWellFormed } from './sql-literal.js';
+import { sqlIdentifier, sqlInteger, sqlString, toWellFormed } from '../core/index.js';
 
 // The literal functions are the only thing between user input and SQL text, so they are
 // checked against the real parser: whatever goes in must come back out unchanged.

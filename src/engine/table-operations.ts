@@ -1,7 +1,7 @@
 import { EngineError, type Logger } from '../core/index.js';
 import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats } from './engine.js';
 import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
-import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from './sql-literal.js';
+import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
 
 /** What the shared operations need from an adapter: run SQL, with and without its settings. */
 export interface SqlRunner {

@@ -1,7 +1,7 @@
 import { drainPending, type Session, type StreamChunk } from 'chdb';
 import { EngineError, ErrorCodes, messageOf, type Logger } from '../../core/index.js';
 import type { RunningQuery } from '../engine.js';
-import { sqlString } from '../sql-literal.js';
+import { sqlString } from '../../core/index.js';
 import { cancelledError, toEngineError } from '../to-engine-error.js';
 import { openSessions } from './open-sessions.js';
 import { SessionPool } from './session-pool.js';

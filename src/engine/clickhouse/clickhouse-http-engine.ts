@@ -8,7 +8,7 @@ import type {
 import { parseJsonFormatResult } from '../json-format-result.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits, type SettingValue } from '../query-settings.js';
 import type { SchemaOptions } from '../schema.js';
-import { sqlString } from '../sql-literal.js';
+import { sqlString } from '../../core/index.js';
 import { TableBackedEngine } from '../table-backed-engine.js';
 import { cancelledError, toEngineError } from '../to-engine-error.js';
 import { ClickHouseHttpClient } from './clickhouse-http-client.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.js';
-import { sqlString } from '../sql-literal.js';
+import { sqlString } from '../../core/index.js';
 import { anEvent, countEvents, insert, ns, uniqueTenant } from './engine-fixtures.js';
 
 /** Index deletion, retention and the storage figures. */

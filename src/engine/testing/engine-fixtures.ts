@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine, EventRowInput } from '../engine.js';
-import { sqlString } from '../sql-literal.js';
+import { sqlString } from '../../core/index.js';
 
 /** A tenant no other test uses, so tests sharing one engine never see each other's rows. */
 export function uniqueTenant(): string {

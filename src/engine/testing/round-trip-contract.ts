@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError, ErrorCodes } from '../../core/index.js';
 import type { Engine } from '../engine.js';
-import { sqlIdentifier, sqlString } from '../sql-literal.js';
+import { sqlIdentifier, sqlString } from '../../core/index.js';
 import { anEvent, countEvents, eventually, insert, uniqueTenant } from './engine-fixtures.js';
 
 /** Writing events and reading them back: exact values, odd paths, statistics, streams. */

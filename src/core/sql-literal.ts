@@ -3,7 +3,7 @@
  * serializes parameter binding process-wide, so hot paths cannot bind parameters: every value
  * that reaches SQL text goes through here, and the property test runs each against the engine.
  */
-import { ValidationError } from '../core/index.js';
+import { ValidationError } from './errors.js';
 
 // Lone UTF-16 surrogates have no UTF-8 encoding; left alone they would reach the engine as
 // U+FFFD anyway (Buffer encoding) — replacing them here keeps that explicit and testable.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../core/index.js';
+import { ValidationError } from './errors.js';
 import {
   sqlIdentifier,
   sqlInteger,
