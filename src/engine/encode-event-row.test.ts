@@ -12,6 +12,7 @@ const row: EventRowInput = {
   rawJson: '{ "eventTime" : "2024-01-02T03:04:05.123456789Z" }',
   attrsJson: '{"eventTime":"2024-01-02T03:04:05.123456789Z"}',
   nullPaths: ['a.b'],
+  searchText: '2024-01-02T03:04:05.123456789Z',
 };
 
 // The engine round trip of these lines is in the engine contract; here is their exact shape.
@@ -20,6 +21,7 @@ describe('encodeEventRow', () => {
     expect(encodeEventRow(row)).toBe(
       '{"tenant":"acme","idx":"main","ts":1704164645123456789,"seq":42,"source_type":"aws:cloudtrail",' +
         '"ts_field":"eventTime","raw":{ "eventTime" : "2024-01-02T03:04:05.123456789Z" },' +
+        '"search_text":"2024-01-02T03:04:05.123456789Z",' +
         '"attrs":{"eventTime":"2024-01-02T03:04:05.123456789Z"},"null_paths":["a.b"]}',
     );
   });

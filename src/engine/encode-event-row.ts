@@ -18,7 +18,8 @@ export function encodeEventRow(row: EventRowInput): string {
     `{"tenant":${JSON.stringify(row.tenant)},"idx":${JSON.stringify(row.indexId)}` +
     `,"ts":${row.tsNs.toString()},"seq":${row.seq.toString()}` +
     `,"source_type":${JSON.stringify(row.sourceType)},"ts_field":${JSON.stringify(row.tsField)}` +
-    `,"raw":${raw},"attrs":${row.attrsJson},"null_paths":${JSON.stringify(row.nullPaths)}}`
+    `,"raw":${raw},"search_text":${JSON.stringify(row.searchText)},"attrs":${row.attrsJson}` +
+    `,"null_paths":${JSON.stringify(row.nullPaths)}}`
   );
 }
 

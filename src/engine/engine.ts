@@ -24,6 +24,12 @@ export interface EventRowInput {
    * but D3 says such a column exists (`col: *` is true), so they travel beside attrs.
    */
   readonly nullPaths: readonly string[];
+  /**
+   * The text of every user column's value (strings as they are, numbers in canonical text),
+   * joined by NUL. Free-text search (D13) and `**:` run on it and its text index, so they never
+   * see column names, JSON escapes or system columns. Built by `valuesText` in ingest.
+   */
+  readonly searchText: string;
 }
 
 /** Options of the chDB adapter's constructor (src/engine/chdb). */

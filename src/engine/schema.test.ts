@@ -28,9 +28,15 @@ describe('schema template', () => {
     expect(cluster.map(normalize)).toEqual(single);
   });
 
-  it('migrations end at the current version and create everything but the version table', () => {
+  it('migrations end at the current version; the first creates everything but the version table', () => {
     const migrations = schemaMigrations();
     expect(migrations.at(-1)?.version).toBe(schemaVersion);
-    expect([createVersionTableStatement(), ...migrations.flatMap((m) => m.statements)]).toEqual(createSchemaStatements());
+    expect([createVersionTableStatement(), ...(migrations[0]?.statements ?? [])]).toEqual(createSchemaStatements());
+  });
+
+  it('later migrations only alter, idempotently, so a fresh store that already has their shape passes through', () => {
+    for (const statement of schemaMigrations().slice(1).flatMap((m) => m.statements)) {
+      expect(statement).toMatch(/^ALTER TABLE \w+ (ADD|DROP) (COLUMN|INDEX) IF (NOT )?EXISTS /);
+    }
   });
 });

@@ -15,7 +15,7 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
 // - min_bytes_for_wide_part = 512 MiB: a wide part opens one compression stream per JSON
@@ -28,7 +28,12 @@ export const schemaVersion = 1;
 //   wide parts under the open-file limit (1024 paths failed OPTIMIZE with "Too many open files").
 // - fsync_after_insert / fsync_part_directory: ingest is acknowledged only once data is durable.
 // - PARTITION BY week: few partitions per insert batch; retention deletes rows, not partitions.
-// - the text indexes are prefilters for the search compiler (`hasToken`, path existence).
+// - search_text holds every user value's text (not names, escapes or system columns): free
+//   text and `**:` match on it exactly, and its text index over lower(search_text) is the
+//   prefilter. The index is on the expression, not on the column with a preprocessor: with a
+//   preprocessor, hasToken answered case-insensitively through the index but case-sensitively
+//   without it, so results depended on use_skip_indexes; on the expression both paths agree.
+// - attrs_paths is the prefilter for column existence.
 // - null_paths: ClickHouse's JSON type stores no path for a null, but the query language says
 //   such a column exists, so null paths travel beside attrs and reach the catalog as type Null.
 const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster}} (
@@ -45,9 +50,10 @@ const tablesTemplate = [
   source_type LowCardinality(String),
   ts_field LowCardinality(String),
   raw String CODEC(ZSTD(1)),
+  search_text String CODEC(ZSTD(1)),
   attrs JSON(max_dynamic_paths = 256) CODEC(ZSTD(1)),
   null_paths Array(String) CODEC(ZSTD(1)),
-  INDEX raw_txt raw TYPE text(tokenizer = splitByNonAlpha, preprocessor = lower(raw)),
+  INDEX search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha),
   INDEX attrs_paths JSONAllPaths(attrs) TYPE text(tokenizer = array)
 ) ENGINE = {{mergeTree}}
 PARTITION BY toMonday(ts)
@@ -105,5 +111,17 @@ export interface SchemaMigration {
 
 /** Every schema step this build knows, oldest first. */
 export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[] {
-  return [{ version: 1, statements: tablesTemplate.map((statement) => render(statement, options)) }];
+  return [
+    { version: 1, statements: tablesTemplate.map((statement) => render(statement, options)) },
+    // v1 stores indexed the raw JSON text; free text now runs on search_text. Rows written by v1
+    // keep an empty search_text (pre-release data: re-ingest to make it free-text searchable).
+    {
+      version: 2,
+      statements: [
+        'ALTER TABLE logs{{onCluster}} ADD COLUMN IF NOT EXISTS search_text String CODEC(ZSTD(1)) AFTER raw',
+        'ALTER TABLE logs{{onCluster}} ADD INDEX IF NOT EXISTS search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha)',
+        'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS raw_txt',
+      ].map((statement) => render(statement, options)),
+    },
+  ];
 }

@@ -73,6 +73,7 @@ export class BatchWriter {
         rawJson: r.rawJson,
         attrsJson: r.attrsJson,
         nullPaths: r.nullPaths,
+        searchText: r.searchText,
       };
       encoded[i] = engine.encodeEventRow(row);
     }

@@ -14,7 +14,7 @@ describe('buildPendingRow', () => {
   it('serializes the flattened event and keeps the raw text as given', () => {
     const raw = '{ "a": {"b": true}, "n": null }';
     const row = buildPendingRow({ a: { b: true }, n: null }, raw, [], clock);
-    expect(row).toEqual({ tsNs: ingestNs, tsField: '', rawJson: raw, attrsJson: '{"a.b":"true"}', nullPaths: ['n'] });
+    expect(row).toEqual({ tsNs: ingestNs, tsField: '', rawJson: raw, attrsJson: '{"a.b":"true"}', nullPaths: ['n'], searchText: 'true' });
   });
 
   describe('event time', () => {

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/index.js';
 import { flattenEvent, setPath, type FlatValue } from './flatten-event.js';
 import { pickEventTime } from './pick-event-time.js';
+import { valuesText } from './values-text.js';
 
 /** An event ready for the engine except for its sequence number, given when its batch is sent. */
 export interface PendingRow {
@@ -9,6 +10,8 @@ export interface PendingRow {
   readonly rawJson: string;
   readonly attrsJson: string;
   readonly nullPaths: readonly string[];
+  /** Every value's text for free-text search (see `valuesText`). */
+  readonly searchText: string;
 }
 
 /**
@@ -30,7 +33,7 @@ export function buildPendingRow(
     for (const path in flat.attrs) if (!isReservedPath(path)) setPath(attrs, path, flat.attrs[path] as FlatValue);
     nullPaths = nullPaths.filter((path) => !isReservedPath(path));
   }
-  return { tsNs, tsField, rawJson, attrsJson: JSON.stringify(attrs), nullPaths };
+  return { tsNs, tsField, rawJson, attrsJson: JSON.stringify(attrs), nullPaths, searchText: valuesText(attrs) };
 }
 
 /**

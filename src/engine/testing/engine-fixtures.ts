@@ -13,6 +13,7 @@ let nextSeq = 1n;
 export function anEvent(overrides: Partial<EventRowInput> & { attrs?: Record<string, unknown> } = {}): EventRowInput {
   const { attrs, ...rest } = overrides;
   const attrsJson = attrs === undefined ? '{"message":"hello"}' : JSON.stringify(attrs);
+  const searchText = attrs === undefined ? 'hello' : leafTexts(attrs).join('\u0000');
   return {
     tenant: 'acme',
     indexId: 'main',
@@ -23,8 +24,18 @@ export function anEvent(overrides: Partial<EventRowInput> & { attrs?: Record<str
     rawJson: attrsJson,
     attrsJson,
     nullPaths: [],
+    searchText,
     ...rest,
   };
+}
+
+// The string and number leaves of a fixture's attrs, like ingest's valuesText (which the engine
+// layer cannot import); fixtures are small and never hold nulls in attrs.
+function leafTexts(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number') return [String(value).replace('e+', 'e')];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.values(value as Record<string, unknown>).flatMap(leafTexts);
 }
 
 /** Encodes and inserts events in one batch. */

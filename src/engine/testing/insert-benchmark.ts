@@ -72,6 +72,7 @@ export function windowsEvents(count: number, seed = 1): EventRowInput[] {
       rawJson: json,
       attrsJson: json,
       nullPaths: [],
+      searchText: '',
     });
   }
   return events;
