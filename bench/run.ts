@@ -4,12 +4,14 @@
  * stay under `<repo>/.bench/` (gitignored).
  */
 import { fileURLToPath } from 'node:url';
+import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
 
 type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 
 const benchmarks: Readonly<Record<string, Benchmark>> = {
   ingest: runIngestBench,
+  'fuzz-parser': runFuzzParser,
 };
 
 const repoDir = fileURLToPath(new URL('..', import.meta.url));
