@@ -22,6 +22,11 @@ describe('query settings', () => {
     expect(settings).toMatchObject({ log_comment: 'q1', max_execution_time: 5, max_memory_usage: 10, use_skip_indexes: 0 });
   });
 
+  it('lets a caller turn 64-bit integer quoting off', () => {
+    const { settings } = buildQuerySettings({ settings: { output_format_json_quote_64bit_integers: 0 } }, defaultQueryLimits);
+    expect(settings.output_format_json_quote_64bit_integers).toBe(0);
+  });
+
   it('renders a SETTINGS clause with quoted strings and checked names', () => {
     expect(settingsClause({})).toBe('');
     expect(settingsClause({ log_comment: "it's", max_threads: 2, x: -1 })).toBe(" SETTINGS log_comment = 'it\\'s', max_threads = 2, x = -1");

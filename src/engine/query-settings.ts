@@ -35,11 +35,12 @@ export function buildQuerySettings(options: EngineQueryOptions, limits: QueryLim
   return {
     tag,
     settings: {
+      // a caller may turn quoting off (the search compiler reads Int64 leaves of toJSONString)
+      output_format_json_quote_64bit_integers: 1,
       ...options.settings,
       log_comment: tag,
       max_execution_time: options.maxExecutionTimeS ?? limits.maxExecutionTimeS,
       max_memory_usage: options.maxMemoryUsageBytes ?? limits.maxMemoryUsageBytes,
-      output_format_json_quote_64bit_integers: 1,
     },
   };
 }

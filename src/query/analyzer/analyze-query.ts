@@ -1,0 +1,108 @@
+/**
+ * Gives a parsed query its meaning in one tenant: which indexes it reads (D18), what its
+ * wildcard column names expand to (D16), and whether every pipeline stage refers to columns the
+ * stage before it produces. Returns every problem found, each with its span.
+ */
+import { assertNever, ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
+import type { ColumnName, Filter, IndexFilter, Query } from '../ast.js';
+import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
+import { checkPipeline } from './check-pipeline.js';
+import { forEachFilterColumn } from './filter-columns.js';
+
+/** An index the tenant has; system indexes (`_detections`, `_audit`) are read only when named. */
+export interface IndexInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly system: boolean;
+}
+
+/** What the analyzer needs to know about the tenant: its indexes and the columns seen in them. */
+export interface AnalysisContext {
+  readonly indexes: readonly IndexInfo[];
+  /** Column paths of the field catalog over the indexes in scope (wildcard names expand to these). */
+  readonly fieldPaths: readonly string[];
+}
+
+export interface AnalyzedQuery {
+  readonly query: Query;
+  /** Indexes the query reads: every user index, plus the system indexes it names. */
+  readonly scope: readonly IndexInfo[];
+  /** Index ids each `@index` selector stands for. */
+  readonly indexTargets: ReadonlyMap<IndexFilter, readonly string[]>;
+  /** Catalog paths a wildcard column name of the event filter stands for. */
+  readonly columnExpansions: ReadonlyMap<ColumnName, readonly string[]>;
+  /** Everything the catalog knows for this scope, for free text that must go column by column. */
+  readonly fieldPaths: readonly string[];
+}
+
+export interface AnalysisResult {
+  readonly analyzed: AnalyzedQuery | null;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Analyzes a parsed query against the tenant's indexes and field catalog. */
+export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisResult {
+  const diagnostics: Diagnostic[] = [];
+  const indexTargets = new Map<IndexFilter, readonly string[]>();
+  const named = new Set<string>();
+  const mainFilters: IndexFilter[] = [];
+  collectIndexFilters(query.filter, mainFilters);
+  // Only the event filter's selectors bring system indexes into scope (D18); a `where` runs
+  // on the table the event filter produced.
+  const whereFilters: IndexFilter[] = [];
+  for (const command of query.pipeline) if (command.kind === 'where') collectIndexFilters(command.filter, whereFilters);
+  for (const filter of [...mainFilters, ...whereFilters]) {
+    const widensScope = mainFilters.includes(filter);
+    const ids: string[] = [];
+    for (const target of filter.targets) {
+      const found = context.indexes.find((index) =>
+        target.id !== null ? index.id === target.id : index.name === target.name,
+      );
+      if (found === undefined) {
+        const what = target.id !== null ? `index id '${target.id}'` : `index '${target.name ?? ''}'`;
+        diagnostics.push(errorDiagnostic(ErrorCodes.queryAnalysis, `unknown ${what}`, { span: target.span }));
+        continue;
+      }
+      ids.push(found.id);
+      if (widensScope) named.add(found.id);
+    }
+    indexTargets.set(filter, ids);
+  }
+
+  const columnExpansions = new Map<ColumnName, readonly string[]>();
+  const expand = (column: ColumnName): void => {
+    if (plainColumnName(column) !== null || isEveryColumn(column) || columnExpansions.has(column)) return;
+    const matches = columnNameMatcher(column);
+    columnExpansions.set(column, context.fieldPaths.filter(matches));
+  };
+  forEachFilterColumn(query.filter, expand);
+
+  diagnostics.push(...checkPipeline(query, expand));
+  const scope = context.indexes.filter((index) => !index.system || named.has(index.id));
+  if (diagnostics.length > 0) return { analyzed: null, diagnostics };
+  return {
+    analyzed: { query, scope, indexTargets, columnExpansions, fieldPaths: context.fieldPaths },
+    diagnostics,
+  };
+}
+
+function collectIndexFilters(filter: Filter, out: IndexFilter[]): void {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      for (const operand of filter.operands) collectIndexFilters(operand, out);
+      return;
+    case 'not':
+      collectIndexFilters(filter.operand, out);
+      return;
+    case 'index':
+      out.push(filter);
+      return;
+    case 'text':
+    case 'match':
+    case 'compare':
+      return;
+    default:
+      assertNever(filter);
+  }
+}

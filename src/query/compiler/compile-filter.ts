@@ -1,0 +1,198 @@
+/**
+ * Compiles filters (the event filter and `where`) to ClickHouse boolean expressions. Every atom
+ * is an exact predicate that is never NULL (so `NOT` stays two-valued); where the text index can
+ * help, a necessary condition on `lower(search_text)` goes in front of it as a prefilter.
+ */
+import { assertNever, sqlNumber, sqlString } from '../../core/index.js';
+import type { ColumnName, Filter, Value, ValueExpr } from '../ast.js';
+import { printFilter } from '../printer.js';
+import { columnNameMatcher, isEveryColumn, isSystemColumn, plainColumnName } from '../column-names.js';
+import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
+import { resolveColumn, type ResolvedColumn, type SqlEnv } from './sql-env.js';
+import { valueText, numericValue, type SqlValue } from './sql-value.js';
+import { asciiLower, isWildcardOnly, prefilterTokens, termPattern } from './term-pattern.js';
+
+/** How one predicate is evaluated, for `--explain`. */
+export interface PredicatePlan {
+  /** The filter as the user wrote it (canonical text), e.g. `user: dave`. */
+  readonly source: string;
+  readonly predicate: string;
+  readonly index: 'search_txt' | 'none';
+}
+
+export interface FilterContext {
+  readonly analyzed: AnalyzedQuery;
+  readonly indexNames: ReadonlyMap<string, string>;
+  readonly plans: PredicatePlan[];
+  /** The filter atom being compiled, for the plans. */
+  source?: string;
+}
+
+/** Compiles a filter over the stage's table to a UInt8 expression. */
+export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): string {
+  switch (filter.kind) {
+    case 'and':
+      return `(${filter.operands.map((f) => compileFilter(f, env, ctx)).join(' AND ')})`;
+    case 'or':
+      return `(${filter.operands.map((f) => compileFilter(f, env, ctx)).join(' OR ')})`;
+    case 'not':
+      return `(NOT ${compileFilter(filter.operand, env, ctx)})`;
+    case 'text':
+      ctx.source = printFilter(filter);
+      return compileFreeText(filter.value, env, ctx);
+    case 'match': {
+      // A value group is shorthand for repeating the column filter (D15); each resulting
+      // `col: term` holds when any column matching the name satisfies it (D16).
+      const mode = filter.op === ':' ? 'contains' : 'whole';
+      return compileValueExpr(filter.value, (term) => {
+        ctx.source = printFilter({ ...filter, value: term });
+        const overValues = isEveryColumn(filter.column) ? compileOverAllValues(term, mode, env, ctx) : null;
+        return overValues ?? anyColumn(filter.column, env, ctx, (column) => compileTerm(term, column, mode, ctx));
+      });
+    }
+    case 'compare':
+      // `a != v` is `not a == v` over the whole name: with a wildcard, no matching column equals v.
+      if (filter.op === '!=') return `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
+      return anyColumn(filter.column, env, ctx, (column) => compileCompare(filter.op, filter.value, column.value));
+    case 'index': {
+      const ids = ctx.analyzed.indexTargets.get(filter) ?? [];
+      return ids.length === 0 ? '0' : `(idx IN (${ids.map(sqlString).join(', ')}))`;
+    }
+    default:
+      return assertNever(filter);
+  }
+}
+
+/** The filter holds if any column matching the (possibly wildcard) name satisfies `atom` (D16). */
+function anyColumn(column: ColumnName, env: SqlEnv, ctx: FilterContext, atom: (c: ResolvedColumn) => string): string {
+  const names = columnNames(column, env, ctx);
+  if (names.length === 0) return '0';
+  const atoms = names.map((name) => atom(resolveColumn(env, name, ctx.indexNames)));
+  return atoms.length === 1 ? (atoms[0] as string) : `(${atoms.join(' OR ')})`;
+}
+
+/** The concrete columns a name stands for in this stage. */
+export function columnNames(column: ColumnName, env: SqlEnv, ctx: FilterContext): string[] {
+  const plain = plainColumnName(column);
+  if (plain !== null) return [plain];
+  const matches = columnNameMatcher(column);
+  if (env.mode === 'table') return env.columns.map((c) => c.name).filter(matches);
+  const stored = isEveryColumn(column) ? ctx.analyzed.fieldPaths : (ctx.analyzed.columnExpansions.get(column) ?? ctx.analyzed.fieldPaths.filter(matches));
+  const names = new Set(stored.filter((name) => env.overrides.get(name) !== 'deleted'));
+  for (const [name, override] of env.overrides) if (override !== 'deleted' && !isSystemColumn(name) && matches(name)) names.add(name);
+  return [...names];
+}
+
+type Mode = 'contains' | 'whole';
+
+function compileValueExpr(value: ValueExpr, atom: (term: Value) => string): string {
+  switch (value.kind) {
+    case 'valueAnd':
+      return `(${value.operands.map((v) => compileValueExpr(v, atom)).join(' AND ')})`;
+    case 'valueOr':
+      return `(${value.operands.map((v) => compileValueExpr(v, atom)).join(' OR ')})`;
+    case 'valueNot':
+      return `(NOT ${compileValueExpr(value.operand, atom)})`;
+    case 'string':
+    case 'number':
+      return atom(value);
+    default:
+      return assertNever(value);
+  }
+}
+
+/** One term against one column value: text match, plus numeric equality for number terms (D8, D14). */
+function compileTerm(term: Value, column: ResolvedColumn, mode: Mode, ctx: FilterContext): string {
+  const { value } = column;
+  if (term.kind === 'string' && isWildcardOnly(term.segments)) return value.exists;
+  const pieces = term.kind === 'string' ? { segments: term.segments, quote: term.quote } : { segments: [term.text], quote: 'bare' as const };
+  let exact = `coalesce(match(${valueText(value)}, ${sqlString(termPattern(pieces, mode, 'value'))}), 0)`;
+  if (term.kind === 'number') exact = `(${exact} OR coalesce(${value.n} = ${sqlNumber(term.value)}, 0))`;
+  // A number term written in other than canonical text may match a number whose text differs.
+  const tokens = column.inSearchText && (term.kind === 'string' || isCanonicalNumber(term)) ? prefilterTokens(pieces) : [];
+  return withPrefilter(tokens, exact, ctx);
+}
+
+function compileFreeText(term: Value, env: SqlEnv, ctx: FilterContext): string {
+  if (term.kind === 'string' && isWildcardOnly(term.segments)) return '1';
+  // search_text holds each stored value's text, numbers in canonical text, so a number term
+  // written canonically is found by its text; `200.0` must compare numbers column by column.
+  const textSuffices = term.kind === 'string' || isCanonicalNumber(term);
+  if (env.mode === 'events' && env.overrides.size === 0 && textSuffices) {
+    const pieces = term.kind === 'string' ? { segments: term.segments, quote: term.quote } : { segments: [term.text], quote: 'bare' as const };
+    const exact = `match(search_text, ${sqlString(termPattern(pieces, 'contains', 'valueList'))})`;
+    return withPrefilter(prefilterTokens(pieces), exact, ctx);
+  }
+  // Otherwise search the stage's user columns one by one.
+  const names =
+    env.mode === 'table'
+      ? env.columns.map((c) => c.name)
+      : columnNames(everyColumn(term), env, ctx).filter((name) => !isSystemColumn(name));
+  const atoms = names.map((name) => compileTerm(term, resolveColumn(env, name, ctx.indexNames), 'contains', ctx));
+  return atoms.length === 0 ? '0' : `(${atoms.join(' OR ')})`;
+}
+
+/**
+ * `**: v` over stored events needs no list of columns: search_text holds every value, so one
+ * pattern over it answers the term. Returns null when it cannot (changed columns, exists).
+ */
+function compileOverAllValues(value: Value, mode: Mode, env: SqlEnv, ctx: FilterContext): string | null {
+  if (env.mode !== 'events' || env.overrides.size > 0) return null;
+  if (value.kind === 'string' && isWildcardOnly(value.segments)) return null;
+  if (value.kind === 'number' && !isCanonicalNumber(value)) return null;
+  const pieces = value.kind === 'string' ? { segments: value.segments, quote: value.quote } : { segments: [value.text], quote: 'bare' as const };
+  const exact = `match(search_text, ${sqlString(termPattern(pieces, mode, 'valueList'))})`;
+  return withPrefilter(prefilterTokens(pieces), exact, ctx);
+}
+
+function everyColumn(term: Value): ColumnName {
+  return { kind: 'column', quote: 'bare', parts: [{ kind: 'globstar' }], span: term.span };
+}
+
+function compileCompare(op: string, term: Value, value: SqlValue): string {
+  switch (op) {
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const bound = numericBound(term);
+      if (bound === null) return '0';
+      return `coalesce(${numericValue(value)} ${op} ${sqlNumber(bound)}, 0)`;
+    }
+    case '==':
+    case '!=': {
+      const equal =
+        term.kind === 'number'
+          ? `coalesce(${value.n} = ${sqlNumber(term.value)}, 0)`
+          : `coalesce(${value.s} = ${sqlString(term.segments.join('*'))}, 0)`;
+      return op === '==' ? equal : `(NOT ${equal})`;
+    }
+    default:
+      throw new Error(`unknown comparison operator ${op}`);
+  }
+}
+
+/** The number a comparison bound stands for: a number, or a quoted decimal without wildcards (D17). */
+function numericBound(term: Value): number | null {
+  if (term.kind === 'number') return term.value;
+  const [text] = term.segments;
+  if (term.segments.length !== 1 || text === undefined || !/^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+function isCanonicalNumber(term: Value): boolean {
+  return term.kind === 'number' && String(term.value).replace('e+', 'e') === term.text;
+}
+
+function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext): string {
+  if (tokens.length === 0) {
+    ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'none' });
+    return exact;
+  }
+  const haystack = 'lower(search_text)';
+  const needles = tokens.map((t) => sqlString(asciiLower(t)));
+  const prefilter = needles.length === 1 ? `hasToken(${haystack}, ${needles[0]})` : `hasAllTokens(${haystack}, [${needles.join(', ')}])`;
+  ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'search_txt' });
+  return `(${prefilter} AND ${exact})`;
+}

@@ -1,0 +1,212 @@
+/**
+ * Compiles an analyzed query to one ClickHouse statement over `logs`: the tenant, the indexes in
+ * scope and the time range always bound the scan; each pipeline command wraps the previous
+ * stage as a subquery. The result says how to read the rows back (raw events or a table).
+ */
+import { assertNever, sqlInteger, sqlString, sqlTimestampNs } from '../../core/index.js';
+import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
+import type { Command } from '../ast.js';
+import { plainColumnName } from '../column-names.js';
+import { AliasMaker, compileAggregate, compileGroupByCount, compileStats } from './compile-aggregation.js';
+import { compileFilter, type FilterContext, type PredicatePlan } from './compile-filter.js';
+import { compileScalar } from './compile-scalar.js';
+import { initialRawEnv, resolveColumn, type RawColumnOp, type SqlEnv, type TableColumn } from './sql-env.js';
+import { scalarToValue } from './sql-value.js';
+
+export interface CompileOptions {
+  readonly tenant: string;
+  /** Time range `[startNs, endNs)` of event times, in nanoseconds. */
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+  /** Raw-event results: oldest first (`asc`, the language's order) or newest first. */
+  readonly order?: 'asc' | 'desc';
+  /** Raw-event results: at most this many rows. */
+  readonly limit?: number;
+}
+
+/** How to read the statement's rows back. */
+export type CompiledOutput =
+  | {
+      readonly kind: 'events';
+      /** Columns set or removed by eval/rename, replayed on each decoded event in order. */
+      readonly ops: readonly RawColumnOp[];
+    }
+  | { readonly kind: 'table'; readonly columns: readonly TableColumn[] };
+
+export interface CompiledQuery {
+  readonly sql: string;
+  /** Engine settings the statement needs; the executor passes them with the query. */
+  readonly settings: Readonly<Record<string, number>>;
+  readonly output: CompiledOutput;
+  /** Each exact predicate and the index that prefilters it, for `--explain`. */
+  readonly plans: readonly PredicatePlan[];
+}
+
+// toJSONString(attrs) must print Int64 leaves as numbers: quoted, they would read back as strings.
+const querySettings = { output_format_json_quote_64bit_integers: 0 } as const;
+
+/** Default and maximum row counts of `head` / `tail` (D25). */
+export const defaultHeadRows = 10;
+
+/** Compiles a checked query into a ClickHouse statement. */
+export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): CompiledQuery {
+  const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
+  const ctx: FilterContext = { analyzed, indexNames, plans: [] };
+  const aliases = new AliasMaker();
+  const scope = analyzed.scope.length === 0 ? '0' : `idx IN (${analyzed.scope.map((i) => sqlString(i.id)).join(', ')})`;
+  const bounds = [
+    `tenant = ${sqlString(options.tenant)}`,
+    scope,
+    `ts >= ${sqlTimestampNs(options.startNs)}`,
+    `ts < ${sqlTimestampNs(options.endNs)}`,
+  ];
+  const filter = compileFilter(analyzed.query.filter, initialRawEnv, ctx);
+  let sql = `SELECT * FROM logs WHERE ${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}`;
+  let env: SqlEnv = initialRawEnv;
+  for (const command of analyzed.query.pipeline) {
+    const next = compileCommand(command, sql, env, ctx, aliases);
+    sql = next.sql;
+    env = next.env;
+  }
+  if (env.mode === 'events') {
+    const dir = options.order === 'desc' ? 'DESC' : 'ASC';
+    const extra = env.ops.flatMap((op) => (op.kind === 'set' ? [op.s, op.n] : []));
+    const select = [
+      'toString(toUnixTimestamp64Nano(ts)) AS row_time_ns',
+      'toString(seq) AS row_seq',
+      'idx AS row_index_id',
+      'source_type AS row_source_type',
+      'toJSONString(attrs) AS row_attrs',
+      'null_paths AS row_null_paths',
+      ...new Set(extra),
+    ];
+    const limit = options.limit === undefined ? '' : ` LIMIT ${sqlInteger(options.limit)}`;
+    return {
+      sql: `SELECT ${select.join(', ')} FROM (${sql}) ORDER BY ts ${dir}, seq ${dir}${limit}`,
+      settings: querySettings,
+      output: { kind: 'events', ops: env.ops },
+      plans: uniquePlans(ctx.plans),
+    };
+  }
+  const select = env.columns.flatMap((c) => [c.s, c.n]);
+  return {
+    sql: `SELECT ${[...new Set(select)].join(', ')} FROM (${sql}) ORDER BY ${env.order.join(', ')}`,
+    settings: querySettings,
+    output: { kind: 'table', columns: env.columns },
+    plans: uniquePlans(ctx.plans),
+  };
+}
+
+function compileCommand(command: Command, from: string, env: SqlEnv, ctx: FilterContext, aliases: AliasMaker): { sql: string; env: SqlEnv } {
+  const { indexNames } = ctx;
+  switch (command.kind) {
+    case 'aggregate':
+      return compileAggregate(command.call, from, env, indexNames, aliases);
+    case 'groupbycount':
+      return compileGroupByCount(command, from, env, indexNames, aliases);
+    case 'stats':
+      return compileStats(command, from, env, indexNames, aliases);
+    case 'where':
+      return { sql: `SELECT * FROM (${from}) WHERE ${compileFilter(command.filter, env, ctx)}`, env };
+    case 'head':
+    case 'tail': {
+      const n = command.count === null ? defaultHeadRows : command.count.value;
+      const dir = command.kind === 'head' ? 'ASC' : 'DESC';
+      const order = env.mode === 'events' ? [`ts ${dir}`, `seq ${dir}`] : env.order.map((o) => `${o} ${dir}`);
+      return { sql: `SELECT * FROM (${from}) ORDER BY ${order.join(', ')} LIMIT ${sqlInteger(n)}`, env };
+    }
+    case 'eval': {
+      let sql = from;
+      let current = env;
+      for (const assignment of command.assignments) {
+        const name = plainColumnName(assignment.column) ?? '';
+        const value = scalarToValue(compileScalar(assignment.expr, current, indexNames));
+        const next = setColumn(sql, current, name, value, aliases);
+        sql = next.sql;
+        current = next.env;
+      }
+      return { sql, env: current };
+    }
+    case 'rename': {
+      let sql = from;
+      let current = env;
+      for (const rename of command.renames) {
+        const from_ = plainColumnName(rename.from) ?? '';
+        const to = plainColumnName(rename.to) ?? '';
+        const value = resolveColumn(current, from_, indexNames).value;
+        const next = setColumn(sql, current, to, value, aliases, from_ === to ? undefined : from_);
+        sql = next.sql;
+        current = next.env;
+      }
+      return { sql, env: current };
+    }
+    case 'table': {
+      const prefix = aliases.stage();
+      const names = [...new Set(command.columns.map((c) => plainColumnName(c) ?? ''))];
+      const items: string[] = [];
+      const columns = names.map((name, i) => {
+        const value = resolveColumn(env, name, indexNames).value;
+        items.push(`${value.s} AS ${prefix}_${i}_s`, `${value.n} AS ${prefix}_${i}_n`);
+        return { name, s: `${prefix}_${i}_s`, n: `${prefix}_${i}_n` };
+      });
+      const order = env.mode === 'events' ? [`ts AS ${prefix}_ts`, `seq AS ${prefix}_seq`] : env.order;
+      const sql = `SELECT ${[...items, ...order].join(', ')} FROM (${from})`;
+      return { sql, env: { mode: 'table', columns, order: env.mode === 'events' ? [`${prefix}_ts`, `${prefix}_seq`] : env.order } };
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+/**
+ * Adds (or replaces) column `name` with `value`, materialized as two new SQL columns; with
+ * `removed`, that column goes away (rename). Table order and earlier columns are kept.
+ */
+function setColumn(
+  from: string,
+  env: SqlEnv,
+  name: string,
+  value: { s: string; n: string },
+  aliases: AliasMaker,
+  removed?: string,
+): { sql: string; env: SqlEnv } {
+  const prefix = aliases.stage();
+  const s = `${prefix}_s`;
+  const n = `${prefix}_n`;
+  const sql = `SELECT *, CAST(${value.s}, 'Nullable(String)') AS ${s}, CAST(${value.n}, 'Nullable(Float64)') AS ${n} FROM (${from})`;
+  if (env.mode === 'events') {
+    const overrides = new Map(env.overrides);
+    overrides.set(name, { s, n });
+    const ops: RawColumnOp[] = [...env.ops, { kind: 'set', name, s, n }];
+    if (removed !== undefined) {
+      overrides.set(removed, 'deleted');
+      ops.push({ kind: 'delete', name: removed });
+    }
+    return { sql, env: { mode: 'events', overrides, ops } };
+  }
+  let columns = env.columns.filter((c) => c.name !== removed);
+  const at = columns.findIndex((c) => c.name === (removed ?? name));
+  const position = removed !== undefined ? env.columns.findIndex((c) => c.name === removed) : at;
+  const replacement = { name, s, n };
+  columns = columns.filter((c) => c.name !== name);
+  if (removed !== undefined && position !== -1) {
+    const before = env.columns.slice(0, position).filter((c) => c.name !== name).length;
+    columns.splice(before, 0, replacement);
+  } else if (at !== -1) {
+    columns.splice(at, 0, replacement);
+  } else {
+    columns.push(replacement);
+  }
+  return { sql, env: { mode: 'table', columns, order: env.order } };
+}
+
+// A wildcard name expands to one predicate per column; the plan lists each filter once.
+function uniquePlans(plans: readonly PredicatePlan[]): PredicatePlan[] {
+  const seen = new Set<string>();
+  return plans.filter((p) => {
+    const key = `${p.source}\u0000${p.index}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

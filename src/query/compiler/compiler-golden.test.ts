@@ -1,0 +1,54 @@
+/**
+ * Golden SQL: each testdata/compiler/*.txt holds a description, `-- query --`, and the expected
+ * `-- sql --` and `-- plan --` (or `-- error --`). Refresh with UPDATE_GOLDEN=1 and review the diff.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeQuery, compileQuery, formatDiagnostic, parseQuery } from '../index.js';
+import { goldenContext, goldenOptions } from './testing/golden-context.js';
+import { prettySql } from './pretty-sql.js';
+
+const dir = new URL('../../../testdata/compiler/', import.meta.url).pathname;
+const update = process.env.UPDATE_GOLDEN === '1';
+
+interface Golden {
+  readonly description: string;
+  readonly query: string;
+  readonly expected: string;
+}
+
+function readGolden(text: string): Golden {
+  const queryAt = text.indexOf('-- query --\n');
+  const resultAt = text.search(/\n-- (sql|error) --\n/);
+  if (queryAt === -1) throw new Error('golden file without -- query --');
+  const end = resultAt === -1 ? text.length : resultAt;
+  return {
+    description: text.slice(0, queryAt),
+    query: text.slice(queryAt + '-- query --\n'.length, end).replace(/\n$/, ''),
+    expected: resultAt === -1 ? '' : text.slice(resultAt + 1),
+  };
+}
+
+/** What the compiler makes of a query, in golden-file form. */
+export function render(query: string): string {
+  const parsed = parseQuery(query);
+  if (parsed.query === null) return `-- error --\n${parsed.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
+  const analysis = analyzeQuery(parsed.query, goldenContext);
+  if (analysis.analyzed === null) return `-- error --\n${analysis.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
+  const compiled = compileQuery(analysis.analyzed, goldenOptions);
+  const plan = compiled.plans.map((p) => `${p.source}  →  ${p.index === 'none' ? 'exact only' : 'search_txt, then exact'}`);
+  return `-- sql --\n${prettySql(compiled.sql)}\n-- plan --\n${plan.join('\n')}\n`;
+}
+
+const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
+
+describe('compiler golden files', () => {
+  it.each(files)('%s', (file) => {
+    const path = join(dir, file);
+    const golden = readGolden(readFileSync(path, 'utf8'));
+    const actual = render(golden.query);
+    if (update) writeFileSync(path, `${golden.description}-- query --\n${golden.query}\n${actual}`);
+    else expect(actual).toBe(golden.expected);
+  });
+});

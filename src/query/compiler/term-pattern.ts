@@ -1,0 +1,128 @@
+/**
+ * Turns a term into the RE2 pattern of its exact meaning (docs/query-language.md, "How a term
+ * matches a value") and into the tokens a text index can prefilter on.
+ */
+import type { StringQuote } from '../ast.js';
+
+/** Where the pattern runs: one column's value, or `search_text` (values joined by NUL). */
+export type PatternTarget = 'value' | 'valueList';
+
+export type MatchMode = 'contains' | 'whole';
+
+/** A term as the compiler sees it: literal pieces with one wildcard between neighbours. */
+export interface TermPieces {
+  readonly segments: readonly string[];
+  readonly quote: StringQuote;
+}
+
+// ASCII characters that are not token characters (D9): every separator is ASCII, and NUL, the
+// value separator of search_text, is one of them.
+const separatorClass = '[\\x00-\\x2f\\x3a-\\x40\\x5b-\\x5e\\x60\\x7b-\\x7f]';
+
+/** True for token characters: ASCII letters, digits, `_`, and anything beyond ASCII (D9). */
+export function isTokenChar(codePoint: number): boolean {
+  return (
+    codePoint >= 0x80 ||
+    (codePoint >= 0x30 && codePoint <= 0x39) ||
+    (codePoint >= 0x41 && codePoint <= 0x5a) ||
+    (codePoint >= 0x61 && codePoint <= 0x7a) ||
+    codePoint === 0x5f
+  );
+}
+
+/**
+ * The RE2 pattern (for ClickHouse `match`) that is true exactly when the term matches. Letter
+ * case is folded by character classes (`[aA]`), never by `(?i)`, which would also fold
+ * non-ASCII letters (and the Kelvin sign into `k`).
+ */
+export function termPattern(term: TermPieces, mode: MatchMode, target: PatternTarget): string {
+  const { segments } = term;
+  const foldCase = term.quote !== 'double';
+  const wildcard = target === 'value' ? '.*' : '[^\\x00]*';
+  const body = segments.map((segment) => literalPattern(segment, foldCase)).join(wildcard);
+  const first = segments[0] ?? '';
+  const last = segments[segments.length - 1] ?? '';
+  if (mode === 'whole') {
+    return target === 'value' ? `(?s)^${body}$` : `(?s)(?:^|\\x00)${body}(?:\\x00|$)`;
+  }
+  if (segments.length === 1 && first === '') {
+    // An empty term matches only an empty value.
+    return target === 'value' ? '^$' : '(?:^|\\x00)(?:\\x00|$)';
+  }
+  const startsAtToken = first !== '' && isTokenChar(first.codePointAt(0) as number);
+  const endsAtToken = last !== '' && isTokenChar(lastCodePoint(last));
+  // A term that starts (ends) with a separator is at a token boundary wherever it occurs.
+  const startAnchor = startsAtToken ? `(?:^|${separatorClass})` : '';
+  const endAnchor = endsAtToken ? `(?:$|${separatorClass})` : '';
+  return `(?s)${startAnchor}${body}${endAnchor}`;
+}
+
+function lastCodePoint(text: string): number {
+  const code = text.codePointAt(text.length - 1) as number;
+  // a low surrogate: step back to the start of the pair
+  return code >= 0xdc00 && code <= 0xdfff && text.length > 1 ? (text.codePointAt(text.length - 2) as number) : code;
+}
+
+/** True when the term is only wildcards: "exists" after a column, "everything" as free text. */
+export function isWildcardOnly(segments: readonly string[]): boolean {
+  return segments.length > 1 && segments.every((segment) => segment === '');
+}
+
+function literalPattern(text: string, foldCase: boolean): string {
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    if (foldCase && ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a))) {
+      out += `[${ch.toUpperCase()}${ch.toLowerCase()}]`;
+    } else if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || cp === 0x5f) {
+      out += ch;
+    } else {
+      // Everything else by code point: no metacharacter, control or quote survives as itself.
+      out += `\\x{${cp.toString(16)}}`;
+    }
+  }
+  return out;
+}
+
+/**
+ * Tokens of the term that must occur whole in the lower-cased text for the term to match:
+ * runs of letters, digits and non-ASCII characters (ClickHouse's `splitByNonAlpha` also splits
+ * at `_`) that are bounded on both sides inside the term by a separator or by an anchored end.
+ * Runs touching a wildcard or an unanchored end may be partial tokens, so they are left out.
+ */
+export function prefilterTokens(term: TermPieces): string[] {
+  const tokens = new Set<string>();
+  const { segments } = term;
+  segments.forEach((segment, i) => {
+    const anchoredStart = i === 0;
+    const anchoredEnd = i === segments.length - 1;
+    const runs = splitRuns(segment);
+    runs.forEach((run, j) => {
+      const boundedLeft = run.start > 0 || (anchoredStart && j === 0 && run.start === 0);
+      const boundedRight = run.end < segment.length || (anchoredEnd && run.end === segment.length);
+      if (boundedLeft && boundedRight) tokens.add(asciiLower(run.text));
+    });
+  });
+  return [...tokens];
+}
+
+interface Run {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+// Runs of the index tokenizer's token characters: ASCII letters and digits, and non-ASCII.
+function splitRuns(text: string): Run[] {
+  const runs: Run[] = [];
+  const pattern = /[A-Za-z0-9\u0080-\uffff]+/g;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    runs.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+  }
+  return runs;
+}
+
+/** Lower-cases ASCII letters only, like ClickHouse's `lower`. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}

@@ -1,0 +1,33 @@
+/** The fixed tenant the compiler's golden files and unit tests compile against. */
+import type { AnalysisContext } from '../../analyzer/analyze-query.js';
+import type { CompileOptions } from '../compile-query.js';
+
+export const goldenContext: AnalysisContext = {
+  indexes: [
+    { id: 'i-main', name: 'main', system: false },
+    { id: 'i-cloudtrail', name: 'cloudtrail', system: false },
+    { id: '7d1c1c9e-0000-4000-8000-000000000001', name: 'global-cloudtrail', system: false },
+    { id: 'i-detections', name: '_detections', system: true },
+    { id: 'i-audit', name: '_audit', system: true },
+  ],
+  fieldPaths: [
+    'eventName',
+    'eventSource',
+    'errorCode',
+    'userIdentity.arn',
+    'userIdentity.type',
+    'userIdentity.sessionContext.sessionIssuer.arn',
+    'sourceIPAddress',
+    'elapsed_ms',
+    'message',
+    'tags[0]',
+    'tags[1]',
+    'results_table.rows[0].userIdentity.arn',
+  ],
+};
+
+export const goldenOptions: CompileOptions = {
+  tenant: 'acme',
+  startNs: 1_763_683_200_000_000_000n,
+  endNs: 1_763_769_600_000_000_000n,
+};

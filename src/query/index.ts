@@ -1,0 +1,39 @@
+/**
+ * query: the language, pure, no I/O: syntax tree, parser, printer, analyzer, compiler to
+ * ClickHouse SQL, reference evaluator. Imports only core.
+ */
+
+// The syntax: tree, parser, printer, diagnostics.
+export * from './ast.js';
+export { parseQuery, parseQueryOrThrow, parseScalar, type ParseResult, type ScalarParseResult } from './parser.js';
+export { printQuery, printFilter, printScalar, printAggregationCall, printColumnName } from './printer.js';
+export { formatDiagnostic } from './format-diagnostic.js';
+export { renderTree } from './render-tree.js';
+export { stripSpans, type WithoutSpans } from './strip-spans.js';
+export type { QueryDiagnostic } from './syntax-diagnostic.js';
+
+// Meaning: column names and result columns shared by every pass.
+export { canonicalColumn, isSystemColumn, plainColumnName, systemColumns } from './column-names.js';
+export { aggregateColumns, outputColumns, statsColumnName } from './output-columns.js';
+
+// The analyzer and the compiler to ClickHouse SQL.
+export {
+  analyzeQuery,
+  type AnalysisContext,
+  type AnalysisResult,
+  type AnalyzedQuery,
+  type IndexInfo,
+} from './analyzer/analyze-query.js';
+export {
+  compileQuery,
+  defaultHeadRows,
+  type CompileOptions,
+  type CompiledOutput,
+  type CompiledQuery,
+} from './compiler/compile-query.js';
+export type { PredicatePlan } from './compiler/compile-filter.js';
+export type { RawColumnOp, TableColumn } from './compiler/sql-env.js';
+export { prettySql } from './compiler/pretty-sql.js';
+
+// The reference evaluator: the oracle of the property tests, and the scalar evaluator of templates.
+export * from './evaluator/index.js';

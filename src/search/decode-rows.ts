@@ -1,0 +1,74 @@
+/**
+ * Turns the engine's rows of a compiled query back into table rows: raw events get their
+ * flattened columns and system columns (D4, D28); tables get one value per column.
+ */
+import type { CompiledOutput, TableValue } from '../query/index.js';
+import { formatEventDatetime } from '../query/index.js';
+import { readFlatJson } from './flat-json-reader.js';
+
+/** A decoded result row; null-prototype, so any column name is an ordinary key. */
+export type ResultRow = Record<string, TableValue>;
+
+/** One engine row of a raw-event statement, as `compileQuery` selects it. */
+export interface RawEventRow {
+  readonly row_time_ns: string;
+  readonly row_seq: string;
+  readonly row_index_id: string;
+  readonly row_source_type: string;
+  readonly row_attrs: string;
+  readonly row_null_paths: readonly string[];
+  readonly [alias: string]: unknown;
+}
+
+/** The row identity of the interface (`row_id`): event time in ns and the ingest sequence. */
+export interface RowId {
+  readonly t: string;
+  readonly s: string;
+}
+
+export interface DecodedRow {
+  readonly rowId: RowId | null;
+  readonly columns: ResultRow;
+}
+
+/** Decodes every engine row of a compiled statement. */
+export function decodeRows(
+  output: CompiledOutput,
+  rows: readonly Record<string, unknown>[],
+  indexNames: ReadonlyMap<string, string>,
+): DecodedRow[] {
+  if (output.kind === 'table') {
+    return rows.map((row) => {
+      const columns: ResultRow = Object.create(null) as ResultRow;
+      for (const column of output.columns) columns[column.name] = pick(row[column.s], row[column.n]);
+      return { rowId: null, columns };
+    });
+  }
+  return rows.map((row) => decodeEvent(row as RawEventRow, output.ops, indexNames));
+}
+
+function decodeEvent(row: RawEventRow, ops: Extract<CompiledOutput, { kind: 'events' }>['ops'], indexNames: ReadonlyMap<string, string>): DecodedRow {
+  const tsNs = BigInt(row.row_time_ns);
+  const columns: ResultRow = Object.create(null) as ResultRow;
+  columns['@svc.datetime'] = formatEventDatetime(tsNs);
+  readFlatJson(row.row_attrs, (path, value) => {
+    columns[path] = value;
+  });
+  for (const path of row.row_null_paths) if (!(path in columns)) columns[path] = null;
+  columns['@svc.time_ns'] = row.row_time_ns;
+  columns['@svc.source_type'] = row.row_source_type;
+  columns['@index'] = indexNames.get(row.row_index_id) ?? null;
+  columns['@index_id'] = row.row_index_id;
+  for (const op of ops) {
+    if (op.kind === 'delete') delete columns[op.name];
+    else columns[op.name] = pick(row[op.s], row[op.n]);
+  }
+  return { rowId: { t: row.row_time_ns, s: row.row_seq }, columns };
+}
+
+function pick(s: unknown, n: unknown): TableValue {
+  if (typeof s === 'string') return s;
+  if (typeof n === 'number') return n;
+  if (typeof n === 'string') return Number(n);
+  return null;
+}

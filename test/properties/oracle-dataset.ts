@@ -1,0 +1,60 @@
+/**
+ * One random dataset of the oracle test: events generated from a fixed seed, flattened and
+ * encoded exactly as ingest does, written to the engine under their own tenant, and kept as
+ * evaluator events.
+ */
+import fc from 'fast-check';
+import type { Engine } from '../../src/engine/index.js';
+import { flattenEvent } from '../../src/ingest/flatten-event.js';
+import { valuesText } from '../../src/ingest/values-text.js';
+import type { EvalEvent, IndexInfo } from '../../src/query/index.js';
+import { arbitraryEvent } from './random-events.js';
+
+export interface OracleDataset {
+  readonly tenant: string;
+  readonly events: readonly EvalEvent[];
+  readonly fieldPaths: readonly string[];
+  readonly startNs: bigint;
+  readonly endNs: bigint;
+}
+
+const baseNs = 1_763_683_200_000_000_000n; // 2025-11-21T00:00:00Z
+
+/** Generates, writes and returns one dataset of about 60 events. */
+export async function buildOracleDataset(engine: Engine, tenant: string, indexes: readonly IndexInfo[], seed: number): Promise<OracleDataset> {
+  const [objects] = fc.sample(fc.array(arbitraryEvent, { minLength: 40, maxLength: 80 }), { seed, numRuns: 1 });
+  const [placement] = fc.sample(
+    fc.array(fc.tuple(fc.nat({ max: 19 }), fc.nat({ max: 99 }), fc.nat({ max: 999 })), { minLength: 80, maxLength: 80 }),
+    { seed: seed + 7, numRuns: 1 },
+  );
+  const events: EvalEvent[] = [];
+  const rows: string[] = [];
+  (objects ?? []).forEach((object, i) => {
+    const [second, where, nanos] = placement?.[i] ?? [0, 0, 0];
+    // few distinct times, so ties between events are common and ordering by seq matters
+    const tsNs = baseNs + BigInt(second) * 1_000_000_000n + BigInt(nanos % 3);
+    const index = (where < 75 ? indexes[0] : where < 92 ? indexes[1] : indexes[2]) as IndexInfo;
+    const seq = BigInt(i + 1);
+    const flat = flattenEvent(object);
+    const columns: Record<string, string | number | null> = { ...flat.attrs };
+    for (const path of flat.nullPaths) columns[path] = null;
+    events.push({ columns, tsNs, seq, sourceType: i % 4 === 0 ? 'aws:cloudtrail' : 'custom:generic', indexName: index.name, indexId: index.id, systemIndex: index.system });
+    rows.push(
+      engine.encodeEventRow({
+        tenant,
+        indexId: index.id,
+        tsNs,
+        seq,
+        sourceType: i % 4 === 0 ? 'aws:cloudtrail' : 'custom:generic',
+        tsField: '',
+        rawJson: JSON.stringify(object),
+        attrsJson: JSON.stringify(flat.attrs),
+        nullPaths: flat.nullPaths,
+        searchText: valuesText(flat.attrs),
+      }),
+    );
+  });
+  await engine.insertEvents(rows);
+  const catalog = await engine.fieldCatalog(tenant, indexes.map((index) => index.id));
+  return { tenant, events, fieldPaths: catalog.map((f) => f.path), startNs: baseNs - 1n, endNs: baseNs + 60_000_000_000n };
+}
