@@ -20,10 +20,10 @@ module.exports = {
     layer('sinks', ['core']),
     layer('search', ['core', 'query', 'engine']),
     layer('ingest', ['core', 'engine']),
-    layer('admin', ['core', 'engine', 'store', 'ingest']),
+    layer('admin', ['core', 'engine', 'store', 'ingest', 'search']),
     layer('detections', ['core', 'query', 'store', 'sinks']),
-    layer('api', ['core', 'config', 'admin', 'search', 'ingest', 'detections', 'store', 'engine']),
-    layer('cli', ['core', 'config', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),
+    layer('api', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine']),
+    layer('cli', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),
     {
       name: 'only-through-the-door',
       comment: 'other modules import a module only through its index.ts',

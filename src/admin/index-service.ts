@@ -60,6 +60,18 @@ export class IndexService {
     return this.store.indexes.list(tenantId, { kind: 'user', pageSize, ...(pageToken ? { pageToken } : {}) });
   }
 
+  /** Every live index of the tenant, system indexes too: what a query may read (D18). */
+  async searchable(tenantId: string): Promise<IndexRecord[]> {
+    const all: IndexRecord[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await this.store.indexes.list(tenantId, { pageSize: maxIndexPageSize, ...(pageToken ? { pageToken } : {}) });
+      all.push(...page.items);
+      pageToken = page.nextPageToken ?? undefined;
+    } while (pageToken !== undefined);
+    return all;
+  }
+
   /**
    * The user index with this id if the caller may see its tenant. Missing, deleted, system and
    * other tenants' indexes all answer the same NotFoundError, so ids leak nothing.

@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
+import { SearchService, type IndexInfo } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import { AuditTrail } from './audit-trail.js';
 import { IndexService } from './index-service.js';
@@ -18,6 +19,8 @@ export interface Services {
   /** Present only in a process that holds the events engine. */
   readonly ingest: IngestService | null;
   readonly maintenance: Maintenance | null;
+  /** Ad hoc queries; present only in a process that holds the events engine. */
+  readonly search: SearchService | null;
 }
 
 /** Wires the services; pass an engine only in the process that owns it. */
@@ -35,5 +38,12 @@ export function createServices(deps: { store: Store; engine: Engine | null; cloc
     indexes,
     ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest) : null,
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
+    search: engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant)) : null,
   };
+}
+
+// The query analyzer's view of a tenant's indexes (D18: system indexes are read only when named).
+async function searchableIndexes(indexes: IndexService, tenant: string): Promise<IndexInfo[]> {
+  const records = await indexes.searchable(tenant);
+  return records.map((record) => ({ id: record.id, name: record.name, system: record.kind === 'system' }));
 }

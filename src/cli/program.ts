@@ -6,6 +6,7 @@ import { runDemoCommand } from './commands/demo-command.js';
 import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './commands/index-command.js';
 import { runIngestCommand } from './commands/ingest-command.js';
 import { runKeysCreate, runKeysList, runKeysRevoke } from './commands/keys-command.js';
+import { runQueryCommand } from './commands/query-command.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -95,6 +96,21 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .argument('<id>')
     .option('--json', 'print JSON')
     .action(action(async (id: string, options, command: Command) => runKeysRevoke(ctx, id, { ...globals(command), ...options })));
+
+  program
+    .command('query')
+    .description('search events: free text, column filters and a | pipeline (see docs/query-language.md)')
+    .argument('<query>', "the query, e.g. 'eventName: ConsoleLogin | groupbycount userIdentity.arn'")
+    .option('--tenant <tenant>', 'tenant id', 'default')
+    .option('--from <time>', 'start of the range, RFC 3339 (default: --last before --to)')
+    .option('--to <time>', 'end of the range, RFC 3339 or now (default now)')
+    .option('--last <duration>', 'range length counted back from --to, e.g. 15m, 24h, 7d (default 24h)')
+    .option('--max-rows <n>', 'most raw events to return, 1 to 100000 (default 1000)')
+    .option('--oldest-first', 'return the earliest matching events instead of the latest')
+    .option('--explain', 'print the syntax tree, the SQL and the index each predicate uses, without running')
+    .option('--json', 'print one JSON object per row')
+    .option('--csv', 'print CSV')
+    .action(action(async (text: string, options, command: Command) => runQueryCommand(ctx, text, { ...globals(command), ...options })));
 
   program
     .command('demo')
