@@ -68,7 +68,8 @@ function decodeEvent(row: RawEventRow, ops: Extract<CompiledOutput, { kind: 'eve
 
 function pick(s: unknown, n: unknown): TableValue {
   if (typeof s === 'string') return s;
-  if (typeof n === 'number') return n;
-  if (typeof n === 'string') return Number(n);
+  // -0 (math.round(-0.3)) is 0: JSON would print it as "-0"
+  if (typeof n === 'number') return n === 0 ? 0 : n;
+  if (typeof n === 'string') return Number(n) === 0 ? 0 : Number(n);
   return null;
 }
