@@ -6,11 +6,13 @@
 import { fileURLToPath } from 'node:url';
 import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
+import { runQueryBench } from './query-bench.js';
 
 type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 
 const benchmarks: Readonly<Record<string, Benchmark>> = {
   ingest: runIngestBench,
+  query: runQueryBench,
   'fuzz-parser': runFuzzParser,
 };
 

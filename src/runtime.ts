@@ -65,7 +65,7 @@ export async function openRuntime(config: VigilConfig, options: { withEngine: bo
     await store.close();
     throw error;
   }
-  const services = createServices({ store, engine, clock, logger, ingest: config.ingest });
+  const services = createServices({ store, engine, clock, logger, ingest: config.ingest, search: config.query });
   return {
     config,
     logger,

@@ -8,7 +8,8 @@ import type { TenantService } from './tenant-service.js';
 
 /** Keys look like `vgl_` + 32 base64url characters: 192 random bits. */
 const keyPrefix = 'vgl_';
-const allTenants = '*';
+/** The tenant list of an admin key: every tenant. */
+export const allTenants = '*';
 
 export interface CreatedKey {
   readonly key: ApiKeyRecord;

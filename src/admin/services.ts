@@ -1,6 +1,6 @@
 import type { Clock, Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import { SearchService, type IndexInfo } from '../search/index.js';
+import { SearchService, type IndexInfo, type SearchSettings } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import { AuditTrail } from './audit-trail.js';
 import { IndexService } from './index-service.js';
@@ -24,7 +24,14 @@ export interface Services {
 }
 
 /** Wires the services; pass an engine only in the process that owns it. */
-export function createServices(deps: { store: Store; engine: Engine | null; clock: Clock; logger: Logger; ingest: IngestServiceSettings }): Services {
+export function createServices(deps: {
+  store: Store;
+  engine: Engine | null;
+  clock: Clock;
+  logger: Logger;
+  ingest: IngestServiceSettings;
+  search?: SearchSettings;
+}): Services {
   const { store, engine, clock, logger } = deps;
   const audit = new AuditTrail(store, clock);
   const tenants = new TenantService(store, clock);
@@ -38,7 +45,7 @@ export function createServices(deps: { store: Store; engine: Engine | null; cloc
     indexes,
     ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest) : null,
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
-    search: engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant)) : null,
+    search: engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null,
   };
 }
 

@@ -9,6 +9,7 @@ import { ApiMetrics } from './metrics.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerIngestRoutes } from './routes/ingest-routes.js';
+import { registerQueryRoutes } from './routes/query-routes.js';
 import { ErrorBody, IndexObject } from './schemas.js';
 
 export interface ApiOptions {
@@ -67,6 +68,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     v1.addHook('preHandler', requireApiKey(options.services.keys));
     registerIndexRoutes(v1, options.services.indexes);
     if (options.services.ingest) registerIngestRoutes(v1, options.services.ingest, metrics, options.maxIngestBytes);
+    if (options.services.search) registerQueryRoutes(v1, options.services.search);
   });
   return app;
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError, UnauthenticatedError } from '../core/index.js';
-import { describeActor, keyHoldsTenant, type Actor, type KeyService } from '../admin/index.js';
+import { ForbiddenError, UnauthenticatedError, ValidationError } from '../core/index.js';
+import { allTenants, describeActor, keyHoldsTenant, type Actor, type KeyService } from '../admin/index.js';
 import type { ApiKeyRecord } from '../store/index.js';
 
 declare module 'fastify' {
@@ -37,4 +37,21 @@ export function assertTenantAccess(request: FastifyRequest, tenantId: string): v
 /** The audit actor of an authenticated request. */
 export function actorOf(request: FastifyRequest): Actor {
   return { kind: 'key', keyId: apiKeyOf(request).id };
+}
+
+/**
+ * The tenant a request acts on: the `tenant_id` it names (which the key must hold), or the one
+ * tenant of a single-tenant key. A key holding several tenants (or all) must name one.
+ */
+export function tenantOf(request: FastifyRequest, tenantId: string | undefined, field = 'tenant_id'): string {
+  const key = apiKeyOf(request);
+  if (tenantId !== undefined) {
+    assertTenantAccess(request, tenantId);
+    return tenantId;
+  }
+  const [only, ...others] = key.tenants;
+  if (only === undefined || others.length > 0 || only === allTenants) {
+    throw new ValidationError(`${field} is required: this api key holds several tenants`, { field });
+  }
+  return only;
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCodes, VigilError, type ErrorCode } from '../core/index.js';
+import { ErrorCodes, TooManyRequestsError, VigilError, type Diagnostic, type ErrorCode } from '../core/index.js';
 
 /** The only place where an error code becomes an HTTP status. */
 export function httpStatusOf(code: ErrorCode): number {
@@ -20,6 +20,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 409;
     case ErrorCodes.payloadTooLarge:
       return 413;
+    case ErrorCodes.tooManyRequests:
+      return 429;
     case ErrorCodes.unsupportedMediaType:
       return 415;
     case ErrorCodes.engineMemoryLimit:
@@ -44,14 +46,19 @@ export function httpStatusOf(code: ErrorCode): number {
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof VigilError) {
     const status = httpStatusOf(error.code);
-    if (status >= 500) {
+    // A time limit or an unavailable dependency is the caller's to know; other 5xx stay generic.
+    const tellsCaller = error.code === ErrorCodes.engineTimeout || error.code === ErrorCodes.unavailable;
+    if (status >= 500 && !tellsCaller) {
       request.log.error({ err: error, code: error.code }, 'request failed');
       void reply.status(status).send({ error: `internal error (request id ${request.id})` });
       return;
     }
     // Name the field at fault when the message does not already.
     const message = error.field && !error.message.includes(error.field) ? `${error.field}: ${error.message}` : error.message;
-    void reply.status(status).send({ error: message });
+    if (error instanceof TooManyRequestsError) void reply.header('retry-after', String(error.retryAfterS));
+    // Query errors list every problem with its position, so a client can point at each.
+    const diagnostics = error.diagnostics.filter((d) => d.span !== undefined);
+    void reply.status(status).send(diagnostics.length === 0 ? { error: message } : { error: message, diagnostics: diagnostics.map(diagnosticBody) });
     return;
   }
   const fastifyError = error as FastifyError;
@@ -91,4 +98,18 @@ function clientMessage(error: FastifyError): string {
     default:
       return error.message.replace(/^FST_\w+: /, '');
   }
+}
+
+/** One problem of a query, with its 1-based line and column and the hint when there is one. */
+function diagnosticBody(d: Diagnostic): { message: string; line: number; column: number; end_line: number; end_column: number; hint?: string } {
+  const span = d.span as NonNullable<Diagnostic['span']>;
+  const hint = (d as { hint?: unknown }).hint;
+  return {
+    message: d.message,
+    line: span.start.line,
+    column: span.start.column,
+    end_line: span.end.line,
+    end_column: span.end.column,
+    ...(typeof hint === 'string' ? { hint } : {}),
+  };
 }

@@ -1,9 +1,28 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { maxIndexPageSize } from '../admin/index.js';
+import { adhocLimits } from '../search/index.js';
 
 /** JSON schemas of the HTTP interface; routes validate with them and OpenAPI is generated from them. */
 
-export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every 4xx/5xx answer' });
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String(),
+    diagnostics: Type.Optional(
+      Type.Array(
+        Type.Object({
+          message: Type.String(),
+          line: Type.Integer(),
+          column: Type.Integer(),
+          end_line: Type.Integer(),
+          end_column: Type.Integer(),
+          hint: Type.Optional(Type.String()),
+        }),
+        { description: 'Query errors: every problem found, with its position (1-based line and column)' },
+      ),
+    ),
+  },
+  { $id: 'Error', description: 'Every 4xx/5xx answer' },
+);
 
 export const IndexObject = Type.Object(
   {
@@ -65,3 +84,31 @@ export const errorResponses = {
   403: Type.Ref(ErrorBody),
   404: Type.Ref(ErrorBody),
 };
+
+export const QueryBody = Type.Object(
+  {
+    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Required when the key holds several tenants' })),
+    query: Type.String({ maxLength: 100_000, description: 'Query text (docs/query-language.md)' }),
+    start_time: Type.String({ maxLength: 64, description: 'RFC 3339, inclusive' }),
+    end_time: Type.String({ maxLength: 64, description: 'RFC 3339, exclusive' }),
+    max_rows: Type.Optional(Type.Integer({ minimum: 1, maximum: adhocLimits.maxMaxRows, description: 'Default 1000; aggregations ignore it' })),
+    max_bytes: Type.Optional(Type.Integer({ minimum: adhocLimits.minMaxBytes, maximum: adhocLimits.maxMaxBytes, description: 'Bound of the in-memory table; default 128 MiB' })),
+    scan_back_to_front: Type.Optional(Type.Boolean({ description: 'Default true: the latest events in range' })),
+  },
+  { additionalProperties: false },
+);
+export type QueryBody = Static<typeof QueryBody>;
+
+export const QueryStartResponse = Type.Object({ qr_id: Type.String() });
+
+export const QueryIdParams = Type.Object({ qr_id: Type.String({ minLength: 1, maxLength: 100 }) });
+export type QueryIdParams = Static<typeof QueryIdParams>;
+
+export const QueryProgressQuery = Type.Object(
+  {
+    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    show_intermediate_results: Type.Optional(Type.Boolean({ description: 'Default true; false shows no rows until completion' })),
+  },
+  { additionalProperties: false },
+);
+export type QueryProgressQuery = Static<typeof QueryProgressQuery>;

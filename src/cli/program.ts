@@ -110,6 +110,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--explain', 'print the syntax tree, the SQL and the index each predicate uses, without running')
     .option('--json', 'print one JSON object per row')
     .option('--csv', 'print CSV')
+    .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
     .action(action(async (text: string, options, command: Command) => runQueryCommand(ctx, text, { ...globals(command), ...options })));
 
   program

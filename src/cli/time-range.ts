@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/index.js';
+import { ValidationError, parseRfc3339Ns } from '../core/index.js';
 
 export interface TimeRangeOptions {
   readonly from?: string;
@@ -31,10 +31,9 @@ export function parseTimeRange(options: TimeRangeOptions, nowMs: number): { star
 
 function parseInstant(text: string, nowMs: number, field: string): bigint {
   if (text === 'now') return BigInt(nowMs) * 1_000_000n;
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i.exec(text);
-  const ms = match ? Date.parse(`${match[1]}${match[3]}`) : Number.NaN;
-  if (!match || Number.isNaN(ms)) throw new ValidationError(`--${field} must be an RFC 3339 time such as 2026-11-21T10:00:00Z, or now`, { field });
-  return BigInt(ms) * 1_000_000n + BigInt((match[2] ?? '').padEnd(9, '0'));
+  const ns = parseRfc3339Ns(text);
+  if (ns === null) throw new ValidationError(`--${field} must be an RFC 3339 time such as 2026-11-21T10:00:00Z, or now`, { field });
+  return ns;
 }
 
 function parseDuration(text: string): bigint {

@@ -54,6 +54,10 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     query: {
       maxExecutionTimeS: pick(undefined, intFromEnv(env, 'VIGIL_QUERY_MAX_EXECUTION_TIME_S', problems), int(file, 'query_max_execution_time_s', problems), 300),
       maxMemoryUsageBytes: pick(undefined, intFromEnv(env, 'VIGIL_QUERY_MAX_MEMORY_BYTES', problems), int(file, 'query_max_memory_bytes', problems), 2 * 1024 * 1024 * 1024),
+      blockingTimeoutS: pick(undefined, intFromEnv(env, 'VIGIL_BLOCKING_QUERY_TIMEOUT_S', problems), int(file, 'blocking_query_timeout_s', problems), 300),
+      resultTtlS: pick(undefined, intFromEnv(env, 'VIGIL_QUERY_RESULT_TTL_S', problems), int(file, 'query_result_ttl_s', problems), 600),
+      maxConcurrent: pick(undefined, intFromEnv(env, 'VIGIL_MAX_CONCURRENT_QUERIES', problems), int(file, 'max_concurrent_queries', problems), 8),
+      maxConcurrentPerTenant: pick(undefined, intFromEnv(env, 'VIGIL_MAX_CONCURRENT_QUERIES_PER_TENANT', problems), int(file, 'max_concurrent_queries_per_tenant', problems), 4),
     },
     security: {
       allowPrivateDestinations: pick(undefined, boolFromEnv(env, 'VIGIL_ALLOW_PRIVATE_DESTINATIONS', problems), bool(file, 'allow_private_destinations', problems), false),
@@ -61,7 +65,17 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     cliApiKey: env.VIGIL_API_KEY && env.VIGIL_API_KEY !== '' ? env.VIGIL_API_KEY : null,
     maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
   };
-  for (const [name, value] of [['max_ingest_bytes', config.http.maxIngestBytes], ['ingest_batch_rows', config.ingest.batchRows], ['ingest_batch_bytes', config.ingest.batchBytes], ['engine_pool_size', poolSize]] as const) {
+  const atLeastOne = [
+    ['max_ingest_bytes', config.http.maxIngestBytes],
+    ['ingest_batch_rows', config.ingest.batchRows],
+    ['ingest_batch_bytes', config.ingest.batchBytes],
+    ['engine_pool_size', poolSize],
+    ['blocking_query_timeout_s', config.query.blockingTimeoutS],
+    ['query_result_ttl_s', config.query.resultTtlS],
+    ['max_concurrent_queries', config.query.maxConcurrent],
+    ['max_concurrent_queries_per_tenant', config.query.maxConcurrentPerTenant],
+  ] as const;
+  for (const [name, value] of atLeastOne) {
     if (value < 1) problems.push(errorDiagnostic('invalid_number', `${name} must be at least 1`, { field: name }));
   }
   if (problems.length > 0) {

@@ -40,6 +40,13 @@ export interface IngestConfig {
 export interface QueryLimitsConfig {
   readonly maxExecutionTimeS: number;
   readonly maxMemoryUsageBytes: number;
+  /** A blocking query running longer is cancelled and answers 504. */
+  readonly blockingTimeoutS: number;
+  /** How long a finished ad hoc query still answers query_progress. */
+  readonly resultTtlS: number;
+  /** Ad hoc queries running at once, over all tenants and per tenant (429 beyond). */
+  readonly maxConcurrent: number;
+  readonly maxConcurrentPerTenant: number;
 }
 
 export interface SecurityConfig {

@@ -24,3 +24,30 @@ export class ManualClock implements Clock {
 export function formatApiTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Parses an RFC 3339 timestamp (`2026-11-21T10:00:00.123456789Z`, any offset) to nanoseconds
+ * since the epoch, keeping all nine fractional digits; null when the text is not one.
+ */
+export function parseRfc3339Ns(text: string): bigint | null {
+  const match = rfc3339.exec(text);
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = match;
+  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}${zone.toUpperCase()}`);
+  if (Number.isNaN(ms)) return null;
+  // Date.parse accepts days such as Feb 30 by rolling over; refuse them.
+  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  return BigInt(ms) * 1_000_000n + BigInt(fraction.padEnd(9, '0'));
+}
+
+/** Formats nanoseconds since the epoch as RFC 3339 with nine fractional digits (UTC). */
+export function formatRfc3339Ns(ns: bigint): string {
+  let seconds = ns / 1_000_000_000n;
+  if (seconds * 1_000_000_000n > ns) seconds -= 1n;
+  const nanos = ns - seconds * 1_000_000_000n;
+  const whole = new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, '');
+  return `${whole}.${nanos.toString().padStart(9, '0')}Z`;
+}

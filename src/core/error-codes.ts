@@ -14,6 +14,7 @@ export const ErrorCodes = {
   forbidden: 'forbidden',
   notFound: 'not_found',
   conflict: 'conflict',
+  tooManyRequests: 'too_many_requests',
   // ingestion
   ingestRejected: 'ingest_rejected',
   // the query language (used from the query issue on)

@@ -133,3 +133,12 @@ export class QueryAnalysisError extends VigilError {
     super(ErrorCodes.queryAnalysis, message, options);
   }
 }
+
+/** Over a concurrency limit; the caller may retry after `retryAfterS` seconds. */
+export class TooManyRequestsError extends VigilError {
+  readonly retryAfterS: number;
+  constructor(message: string, retryAfterS: number, options: VigilErrorOptions = {}) {
+    super(ErrorCodes.tooManyRequests, message, options);
+    this.retryAfterS = retryAfterS;
+  }
+}

@@ -26,7 +26,9 @@ export {
 } from './analyzer/analyze-query.js';
 export {
   compileQuery,
+  compileTimeHistogram,
   defaultHeadRows,
+  isSliceable,
   type CompileOptions,
   type CompiledOutput,
   type CompiledQuery,

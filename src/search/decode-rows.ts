@@ -41,7 +41,8 @@ export function decodeRows(
     return rows.map((row) => {
       const columns: ResultRow = Object.create(null) as ResultRow;
       for (const column of output.columns) columns[column.name] = pick(row[column.s], row[column.n]);
-      return { rowId: null, columns };
+      const rowId = output.rowIdentity ? { t: String(row.row_time_ns), s: String(row.row_seq) } : null;
+      return { rowId, columns };
     });
   }
   return rows.map((row) => decodeEvent(row as RawEventRow, output.ops, indexNames));

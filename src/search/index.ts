@@ -1,16 +1,22 @@
 /**
- * search: one ad hoc query end to end — plan (parse, analyze, compile), execute on the engine,
- * decode rows. Imports core, query and engine; the HTTP and CLI layers call it.
+ * search: one ad hoc query end to end — check the request, plan (parse, analyze, compile),
+ * execute in time slices or whole, keep the table within max_rows / max_bytes, cancel, decode
+ * rows. Imports core, query and engine; the HTTP and CLI layers call it.
  */
+export { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 export { decodeRows, type DecodedRow, type ResultRow, type RowId } from './decode-rows.js';
 export { readFlatJson } from './flat-json-reader.js';
+export { eventColumns } from './result-columns.js';
+export { rowBytes } from './table-budget.js';
+export type { QuerySnapshot, QueryStatus } from './query-run.js';
 export {
   SearchService,
-  eventColumns,
+  defaultSearchSettings,
   type QueryExplanation,
   type QueryResult,
   type RunOptions,
+  type SearchSettings,
   type TimeRange,
 } from './search-service.js';
 export type { IndexInfo } from '../query/index.js';

@@ -62,7 +62,10 @@ function withDiagnostics(
 ): Error {
   const first = diagnostics[0];
   const where = first?.span ? ` at ${formatPosition(first.span.start)}` : '';
-  return new Type(`${first?.message ?? 'invalid query'}${where}`, {
+  const firstHint = (first as { hint?: unknown } | undefined)?.hint;
+  const hint = typeof firstHint === 'string' ? `; hint: ${firstHint}` : '';
+  const more = diagnostics.length > 1 ? ` and ${diagnostics.length - 1} more problem${diagnostics.length > 2 ? 's' : ''}` : '';
+  return new Type(`${first?.message ?? 'invalid query'}${where}${hint}${more}`, {
     diagnostics,
     ...(first?.span ? { span: first.span } : {}),
   });

@@ -1,11 +1,32 @@
 /**
- * Ad hoc queries for one tenant: plan them (for `--explain`) and run them to completion. The
- * tenant's indexes come from the caller, so this module never reads the metadata store.
+ * Ad hoc queries for the API and the CLI (interface 4.1): start, progress, cancel and blocking
+ * queries, with the concurrency limits and the record lifetime an operator configures. Query
+ * records live in memory (embedded mode); the tenant's indexes come from the caller.
  */
+import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import type { IndexInfo, PredicatePlan } from '../query/index.js';
-import { decodeRows, type DecodedRow } from './decode-rows.js';
-import { planQuery, type QueryPlan } from './plan-query.js';
+import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
+import type { QueryPlan } from './plan-query.js';
+import { QueryRun, type QuerySnapshot } from './query-run.js';
+
+export interface SearchSettings {
+  /** A blocking query that runs longer is cancelled and answers 504 (interface 8: 300 s). */
+  readonly blockingTimeoutS: number;
+  /** How long a finished query's record answers `query_progress` (default 10 minutes). */
+  readonly resultTtlS: number;
+  /** Queries running at once, over all tenants, and per tenant; past them: 429. */
+  readonly maxConcurrent: number;
+  readonly maxConcurrentPerTenant: number;
+}
+
+export const defaultSearchSettings: SearchSettings = { blockingTimeoutS: 300, resultTtlS: 600, maxConcurrent: 8, maxConcurrentPerTenant: 4 };
+
+interface Entry {
+  readonly tenant: string;
+  readonly run: QueryRun;
+  finishedAtMs: number | null;
+}
 
 /** A time range of event times, `[startNs, endNs)`. */
 export interface TimeRange {
@@ -14,19 +35,21 @@ export interface TimeRange {
 }
 
 export interface RunOptions {
-  /** Raw-event results: at most this many rows, newest first unless `order` is `asc`. */
+  /** Event results: at most this many rows, newest first unless `order` is `asc`. */
   readonly maxRows: number;
   readonly order?: 'asc' | 'desc';
+  /** Default 128 MiB, the interface's maximum. */
+  readonly maxBytes?: number;
   readonly signal?: AbortSignal;
 }
 
 export interface QueryResult {
-  /** `events` for raw-event results, `table` after an aggregation or `table`. */
+  /** `events` for event rows (with row ids), `table` for aggregated tables. */
   readonly kind: 'events' | 'table';
-  /** Column names in display order (D28 for events: `@svc.datetime` first, then first seen). */
   readonly columns: readonly string[];
-  readonly rows: readonly DecodedRow[];
+  readonly rows: QuerySnapshot['rows'];
   readonly bytesScanned: number;
+  readonly truncated: boolean;
 }
 
 export interface QueryExplanation {
@@ -35,40 +58,133 @@ export interface QueryExplanation {
 }
 
 export class SearchService {
+  private readonly entries = new Map<string, Entry>();
+  private readonly running = new Set<QueryRun>();
+
   constructor(
     private readonly engine: Engine,
     private readonly indexesOf: (tenant: string) => Promise<readonly IndexInfo[]>,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly settings: SearchSettings = defaultSearchSettings,
   ) {}
 
-  /** Parses, analyzes and compiles without running: the AST, the SQL and the index each predicate uses. */
-  async explain(tenant: string, text: string, range: TimeRange): Promise<QueryExplanation> {
-    const plan = await this.plan(tenant, text, range, {});
+  /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
+  async start(tenant: string, body: AdhocQueryBody): Promise<string> {
+    this.sweep();
+    const run = await this.launch(checkAdhocQuery(tenant, body));
+    const entry: Entry = { tenant, run, finishedAtMs: null };
+    this.entries.set(run.id, entry);
+    void run.done.then(() => {
+      entry.finishedAtMs = this.clock.nowMs();
+    });
+    return run.id;
+  }
+
+  /** `query_progress`: what the query holds now. Another tenant's or an expired id: 404. */
+  progress(tenant: string, qrId: string): QuerySnapshot {
+    this.sweep();
+    const entry = this.entries.get(qrId);
+    if (!entry || entry.tenant !== tenant) throw new NotFoundError(`no query ${qrId}`);
+    const snapshot = entry.run.snapshot();
+    if (snapshot.status === 'failed' && snapshot.error) throw snapshot.error;
+    return snapshot;
+  }
+
+  /** `cancel_query`: stops the query if this tenant owns it; always succeeds (idempotent). */
+  cancel(tenant: string, qrId: string): void {
+    const entry = this.entries.get(qrId);
+    if (entry && entry.tenant === tenant) entry.run.cancel();
+  }
+
+  /** `blocking_query`: runs to completion, or is cancelled and answers 504 past the time limit. */
+  async blocking(tenant: string, body: AdhocQueryBody, signal?: AbortSignal): Promise<QuerySnapshot> {
+    return this.runToEnd(checkAdhocQuery(tenant, body), signal);
+  }
+
+  /** Parses, analyzes and compiles without running: the tree, the SQL and each predicate's index. */
+  async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
+    const request: AdhocQuery = { tenant, text, ...range, maxRows: 1, maxBytes: 1, scanBackToFront: true };
+    const plan = await QueryRun.plan(this.engine, request, await this.indexesOf(tenant));
     return { plan, predicates: plan.compiled.plans };
   }
 
-  /** Runs a query to completion. */
+  /** Runs a query to completion with CLI-style options (same execution and limits as the API). */
   async run(tenant: string, text: string, range: TimeRange, options: RunOptions): Promise<QueryResult> {
-    const order = options.order ?? 'desc';
-    const plan = await this.plan(tenant, text, range, { order, limit: options.maxRows });
-    const result = await this.engine.query(plan.compiled.sql, {
-      settings: plan.compiled.settings,
-      ...(options.signal ? { signal: options.signal } : {}),
+    const request: AdhocQuery = {
+      tenant,
+      text,
+      ...range,
+      maxRows: options.maxRows,
+      maxBytes: options.maxBytes ?? adhocLimits.maxMaxBytes,
+      scanBackToFront: (options.order ?? 'desc') === 'desc',
+    };
+    const snapshot = await this.runToEnd(request, options.signal);
+    const kind = snapshot.rows.length > 0 && snapshot.rows.every((r) => r.rowId === null) ? 'table' : 'events';
+    return { kind, columns: snapshot.columns, rows: snapshot.rows, bytesScanned: snapshot.bytesScanned, truncated: snapshot.truncated };
+  }
+
+  /** Runs a checked query to completion (the CLI's path; the same limits apply). */
+  async runToEnd(request: AdhocQuery, signal?: AbortSignal): Promise<QuerySnapshot> {
+    const run = await this.launch(request);
+    const onAbort = (): void => run.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.settings.blockingTimeoutS * 1000);
     });
-    const rows = decodeRows(plan.compiled.output, result.rows, plan.indexNames);
-    const kind = plan.compiled.output.kind;
-    const columns = kind === 'table' && plan.compiled.output.kind === 'table' ? plan.compiled.output.columns.map((c) => c.name) : eventColumns(rows);
-    return { kind, columns, rows, bytesScanned: result.stats.bytesRead };
+    try {
+      const outcome = await Promise.race([run.done.then(() => 'done' as const), timedOut]);
+      if (outcome === 'timeout') {
+        run.cancel();
+        throw new EngineError(`the query did not finish within ${this.settings.blockingTimeoutS} s; narrow the time range or the query, or use start_query`, {
+          code: ErrorCodes.engineTimeout,
+        });
+      }
+      const snapshot = run.snapshot();
+      if (snapshot.status === 'failed' && snapshot.error) throw snapshot.error;
+      return snapshot;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
-  private async plan(tenant: string, text: string, range: TimeRange, extra: { order?: 'asc' | 'desc'; limit?: number }): Promise<QueryPlan> {
-    const indexes = await this.indexesOf(tenant);
-    return planQuery(this.engine, { tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...extra });
+  /** Queries still running (for metrics and shutdown). */
+  get runningCount(): number {
+    return this.running.size;
   }
-}
 
-/** D28: `@svc.datetime` first, then every other column in the order first seen. */
-export function eventColumns(rows: readonly DecodedRow[]): string[] {
-  const seen = new Set<string>(['@svc.datetime']);
-  for (const row of rows) for (const name of Object.keys(row.columns)) seen.add(name);
-  return rows.length === 0 ? [] : [...seen];
+  /** Cancels every running query (server shutdown). */
+  cancelAll(): void {
+    for (const run of this.running) run.cancel();
+  }
+
+  private async launch(request: AdhocQuery): Promise<QueryRun> {
+    this.admit(request.tenant);
+    const plan = await QueryRun.plan(this.engine, request, await this.indexesOf(request.tenant));
+    this.admit(request.tenant); // planning awaited: others may have started meanwhile
+    const run = new QueryRun(request, { engine: this.engine, logger: this.logger }, plan);
+    this.running.add(run);
+    void run.done.then(() => this.running.delete(run));
+    return run;
+  }
+
+  private admit(tenant: string): void {
+    if (this.running.size >= this.settings.maxConcurrent) {
+      throw new TooManyRequestsError(`${this.settings.maxConcurrent} queries are running; retry shortly`, 1);
+    }
+    let mine = 0;
+    for (const run of this.running) if (run.request.tenant === tenant) mine++;
+    if (mine >= this.settings.maxConcurrentPerTenant) {
+      throw new TooManyRequestsError(`tenant ${tenant} has ${mine} queries running (the limit); retry shortly`, 1);
+    }
+  }
+
+  private sweep(): void {
+    const cutoff = this.clock.nowMs() - this.settings.resultTtlS * 1000;
+    for (const [id, entry] of this.entries) {
+      if (entry.finishedAtMs !== null && entry.finishedAtMs < cutoff) this.entries.delete(id);
+    }
+  }
 }

@@ -1,13 +1,12 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { ValidationError, messageOf } from '../../core/index.js';
+import { ValidationError } from '../../core/index.js';
 import { cliActor } from '../../admin/index.js';
-import type { VigilConfig } from '../../config/index.js';
 import type { LineError } from '../../ingest/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { formatBytes, formatCount, printJson } from '../output.js';
 import { ProgressBar } from '../progress-bar.js';
+import { serverApiKey } from '../server-api-key.js';
 
 export interface IngestCommandOptions extends GlobalOptions {
   readonly tenant: string;
@@ -86,7 +85,7 @@ export async function runIngestCommand(ctx: CliContext, files: readonly string[]
   } else {
     const server = ctx.runningServer(config.dataDir);
     if (!server) throw new Error('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
-    const apiKey = options.apiKey ?? config.cliApiKey ?? readBootstrapKey(config);
+    const apiKey = serverApiKey(config, options.apiKey);
     await run((file, progress) => ingestOverHttp(ctx, server.url, apiKey, file, options, progress));
   }
   report(ctx, results, options, (ctx.nowMs() - started) / 1000);
@@ -122,14 +121,6 @@ async function ingestOverHttp(ctx: CliContext, url: string, apiKey: string, file
   const body = (await response.json().catch(() => ({}))) as { ingested?: number; rejected?: number; errors?: LineError[]; error?: string };
   if (!response.ok) throw new Error(`server at ${url} refused ${file}: ${body.error ?? response.statusText}`);
   return { file, ingested: body.ingested ?? 0, rejected: body.rejected ?? 0, bytes: sent, errors: body.errors ?? [] };
-}
-
-function readBootstrapKey(config: VigilConfig): string {
-  try {
-    return readFileSync(join(config.dataDir, 'bootstrap-key'), 'utf8').trim();
-  } catch (error) {
-    throw new Error(`a server holds the data dir and no api key was given: pass --api-key or set VIGIL_API_KEY (${messageOf(error)})`);
-  }
 }
 
 function report(ctx: CliContext, results: readonly FileResult[], options: IngestCommandOptions, seconds: number): void {

@@ -1,9 +1,12 @@
 import { ValidationError, VigilError } from '../../core/index.js';
 import { formatDiagnostic, prettySql, printQuery, renderTree } from '../../query/index.js';
-import type { QueryResult, SearchService, TimeRange } from '../../search/index.js';
+import type { SearchService, TimeRange } from '../../search/index.js';
+import type { PrintableResult } from '../query-over-http.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { printTable } from '../output.js';
 import { parseTimeRange } from '../time-range.js';
+import { queryOverHttp } from '../query-over-http.js';
+import { serverApiKey } from '../server-api-key.js';
 
 export interface QueryCommandOptions extends GlobalOptions {
   readonly tenant: string;
@@ -15,6 +18,7 @@ export interface QueryCommandOptions extends GlobalOptions {
   readonly csv?: boolean;
   readonly maxRows?: string;
   readonly oldestFirst?: boolean;
+  readonly apiKey?: string;
 }
 
 /** `vigil query 'text'`: runs a query in process (or only explains it) and prints the result. */
@@ -29,9 +33,17 @@ export async function runQueryCommand(ctx: CliContext, text: string, options: Qu
   } catch (error) {
     if (!ctx.isDataDirBusy(error)) throw error;
     const server = ctx.runningServer(config.dataDir);
-    throw new ValidationError(
-      `a server${server ? ` (pid ${server.pid}, ${server.url})` : ''} holds this data dir; query it through its HTTP API, or stop it first`,
-    );
+    if (!server) throw new Error('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
+    if (options.explain) throw new ValidationError(`--explain runs in process; stop the server (pid ${server.pid}) first`);
+    // The server holds the engine: ask it, through the same service behind its HTTP API.
+    const request = { tenant: options.tenant, text, range, maxRows, oldestFirst: options.oldestFirst === true };
+    const outcome = await queryOverHttp(server.url, serverApiKey(config, options.apiKey), request);
+    if ('diagnostics' in outcome) {
+      for (const diagnostic of outcome.diagnostics) ctx.stderr.write(`vigil: ${formatDiagnostic(text, diagnostic)}\n`);
+      return 2;
+    }
+    printResult(ctx.stdout, outcome, options);
+    return 0;
   }
   try {
     return await runWithDiagnostics(ctx, text, async () => {
@@ -82,7 +94,7 @@ async function explainText(search: SearchService, tenant: string, text: string, 
   return `${lines.join('\n')}\n`;
 }
 
-function printResult(out: NodeJS.WritableStream, result: QueryResult, options: QueryCommandOptions): void {
+function printResult(out: NodeJS.WritableStream, result: PrintableResult, options: QueryCommandOptions): void {
   const { columns, rows } = result;
   if (options.json) {
     for (const row of rows) out.write(`${JSON.stringify(row.rowId ? { row_id: row.rowId, columns: row.columns } : row.columns)}\n`);

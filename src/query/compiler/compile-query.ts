@@ -18,9 +18,9 @@ export interface CompileOptions {
   /** Time range `[startNs, endNs)` of event times, in nanoseconds. */
   readonly startNs: bigint;
   readonly endNs: bigint;
-  /** Raw-event results: oldest first (`asc`, the language's order) or newest first. */
+  /** Event results (raw, or shaped by row-wise commands): oldest first (`asc`, the language's order) or newest first. */
   readonly order?: 'asc' | 'desc';
-  /** Raw-event results: at most this many rows. */
+  /** Event results: at most this many rows. Aggregated tables ignore both. */
   readonly limit?: number;
 }
 
@@ -31,7 +31,12 @@ export type CompiledOutput =
       /** Columns set or removed by eval/rename, replayed on each decoded event in order. */
       readonly ops: readonly RawColumnOp[];
     }
-  | { readonly kind: 'table'; readonly columns: readonly TableColumn[] };
+  | {
+      readonly kind: 'table';
+      readonly columns: readonly TableColumn[];
+      /** Rows are events (shaped by `table`): each also carries `row_time_ns` and `row_seq`. */
+      readonly rowIdentity: boolean;
+    };
 
 export interface CompiledQuery {
   readonly sql: string;
@@ -53,13 +58,7 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
   const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
   const ctx: FilterContext = { analyzed, indexNames, plans: [] };
   const aliases = new AliasMaker();
-  const scope = analyzed.scope.length === 0 ? '0' : `idx IN (${analyzed.scope.map((i) => sqlString(i.id)).join(', ')})`;
-  const bounds = [
-    `tenant = ${sqlString(options.tenant)}`,
-    scope,
-    `ts >= ${sqlTimestampNs(options.startNs)}`,
-    `ts < ${sqlTimestampNs(options.endNs)}`,
-  ];
+  const bounds = scanBounds(analyzed, options);
   const filter = compileFilter(analyzed.query.filter, initialRawEnv, ctx);
   let sql = `SELECT * FROM logs WHERE ${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}`;
   let env: SqlEnv = initialRawEnv;
@@ -89,10 +88,17 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
     };
   }
   const select = env.columns.flatMap((c) => [c.s, c.n]);
+  if (env.fromEvents) {
+    const [ts, seq] = env.order as [string, string];
+    select.push(`toString(toUnixTimestamp64Nano(${ts})) AS row_time_ns`, `toString(${seq}) AS row_seq`);
+  }
+  // Events shaped by `table` keep their time order, so the caller's order and limit apply.
+  const dir = env.fromEvents && options.order === 'desc' ? ' DESC' : '';
+  const limit = env.fromEvents && options.limit !== undefined ? ` LIMIT ${sqlInteger(options.limit)}` : '';
   return {
-    sql: `SELECT ${[...new Set(select)].join(', ')} FROM (${sql}) ORDER BY ${env.order.join(', ')}`,
+    sql: `SELECT ${[...new Set(select)].join(', ')} FROM (${sql}) ORDER BY ${env.order.map((o) => o + dir).join(', ')}${limit}`,
     settings: querySettings,
-    output: { kind: 'table', columns: env.columns },
+    output: { kind: 'table', columns: env.columns, rowIdentity: env.fromEvents === true },
     plans: uniquePlans(ctx.plans),
   };
 }
@@ -151,7 +157,8 @@ function compileCommand(command: Command, from: string, env: SqlEnv, ctx: Filter
       });
       const order = env.mode === 'events' ? [`ts AS ${prefix}_ts`, `seq AS ${prefix}_seq`] : env.order;
       const sql = `SELECT ${[...items, ...order].join(', ')} FROM (${from})`;
-      return { sql, env: { mode: 'table', columns, order: env.mode === 'events' ? [`${prefix}_ts`, `${prefix}_seq`] : env.order } };
+      const fromEvents = env.mode === 'events' || env.fromEvents === true;
+      return { sql, env: { mode: 'table', columns, order: env.mode === 'events' ? [`${prefix}_ts`, `${prefix}_seq`] : env.order, fromEvents } };
     }
     default:
       return assertNever(command);
@@ -197,7 +204,7 @@ function setColumn(
   } else {
     columns.push(replacement);
   }
-  return { sql, env: { mode: 'table', columns, order: env.order } };
+  return { sql, env: { mode: 'table', columns, order: env.order, ...(env.fromEvents ? { fromEvents: true } : {}) } };
 }
 
 // A wildcard name expands to one predicate per column; the plan lists each filter once.
@@ -209,4 +216,29 @@ function uniquePlans(plans: readonly PredicatePlan[]): PredicatePlan[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * True when the query's result is events in time order whichever part of the range it covers:
+ * only row-wise commands follow the filter. Such queries can run in time slices; `head`, `tail`
+ * and aggregations need the whole range at once.
+ */
+export function isSliceable(query: import('../ast.js').Query): boolean {
+  return query.pipeline.every((c) => c.kind === 'eval' || c.kind === 'where' || c.kind === 'rename' || c.kind === 'table');
+}
+
+/** The conditions every statement of a query scans under: tenant, indexes in scope, time range. */
+function scanBounds(analyzed: AnalyzedQuery, options: { tenant: string; startNs: bigint; endNs: bigint }): string[] {
+  const scope = analyzed.scope.length === 0 ? '0' : `idx IN (${analyzed.scope.map((i) => sqlString(i.id)).join(', ')})`;
+  return [`tenant = ${sqlString(options.tenant)}`, scope, `ts >= ${sqlTimestampNs(options.startNs)}`, `ts < ${sqlTimestampNs(options.endNs)}`];
+}
+
+/**
+ * How many events of the query's scope fall in each `widthNs` bucket of the range (bucket i
+ * starts at startNs + i·widthNs), ignoring the filter: it reads only the primary key's `ts`, so
+ * it is cheap, and it lets the search size its time slices by event count.
+ */
+export function compileTimeHistogram(analyzed: AnalyzedQuery, options: { tenant: string; startNs: bigint; endNs: bigint }, widthNs: bigint): string {
+  const bucket = `intDiv(toUnixTimestamp64Nano(ts) - ${sqlInteger(options.startNs)}, ${sqlInteger(widthNs)})`;
+  return `SELECT toUInt32(${bucket}) AS bucket, count() AS rows FROM logs WHERE ${scanBounds(analyzed, options).join(' AND ')} GROUP BY bucket`;
 }

@@ -29,6 +29,8 @@ export interface TableEnv {
   readonly columns: readonly TableColumn[];
   /** SQL ORDER BY terms that give the table's row order. */
   readonly order: readonly string[];
+  /** The rows are still events in time order (`table` after the filter): results may be sliced. */
+  readonly fromEvents?: boolean;
 }
 
 export type SqlEnv = RawEnv | TableEnv;

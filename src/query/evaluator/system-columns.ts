@@ -1,4 +1,5 @@
 /** The system columns every event carries (D4) and how they are told apart from user columns. */
+import { formatRfc3339Ns } from '../../core/index.js';
 import type { EvalEvent, TableValue } from './eval-table.js';
 
 /**
@@ -23,17 +24,10 @@ export function systemColumnsOf(event: EvalEvent): Array<readonly [string, Table
   ];
 }
 
-const nsPerSecond = 1_000_000_000n;
-
 /**
- * RFC 3339 in UTC with exactly nine fractional digits (`2026-11-21T10:00:00.123456789Z`).
- * Seconds are floored, so pre-1970 times keep a non-negative fraction; years 0000–9999 print
- * in four digits (outside that range Date's ISO form adds a sign and six digits).
+ * RFC 3339 in UTC with exactly nine fractional digits (`2026-11-21T10:00:00.123456789Z`);
+ * seconds are floored, so pre-1970 times keep a non-negative fraction.
  */
 export function formatEventDatetime(tsNs: bigint): string {
-  let seconds = tsNs / nsPerSecond; // truncates toward zero
-  if (seconds * nsPerSecond > tsNs) seconds -= 1n; // floor for negative times
-  const nanos = tsNs - seconds * nsPerSecond;
-  const wholeSeconds = new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, '');
-  return `${wholeSeconds}.${nanos.toString().padStart(9, '0')}Z`;
+  return formatRfc3339Ns(tsNs);
 }

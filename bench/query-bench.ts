@@ -1,0 +1,121 @@
+/**
+ * `npm run bench -- query [--events N] [--dataset mixed|windows]`: loads (or reuses) a data dir
+ * of at least N replayed events through the product's ingest, then times issue 3's fixed query
+ * set through `SearchService.run`, against ripgrep over the same NDJSON for the text searches,
+ * and prints figures against the targets. A script, not a test.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { TimeRange } from '../src/search/index.js';
+import { benchTenant, ensureLoadedDataDir, ensurePlainNdjson, openBenchRuntime } from './query-dataset.js';
+import { checkQueryTargets, formatQueryReport } from './query-report.js';
+import { benchQueries, pickTerms } from './query-set.js';
+import { EngineCallRecorder } from './query-engine-recorder.js';
+import { timeQuery, type QueryTiming } from './query-timing.js';
+import { ensureReplayFile, todayUtc } from './replay.js';
+import { replayProfiles } from './replay-sources.js';
+
+const usage = `usage: npm run bench -- query [options]
+  --events N          at least N events in the replay file (default 5000000)
+  --dataset NAME      mixed | windows (default mixed)
+  --window-days N     days the event times span (default 30)
+  --anchor YYYY-MM-DD the window ends at this day's midnight UTC (default today)
+  --runs N            timed runs per query after one warm-up (default 7)
+  --rg-runs N         timed ripgrep runs per text search after one warm-up (default 5)
+  --whole-runs N      timed runs of the one-statement, whole-range form of sliced searches (default 3; 0 skips)
+  --only A,B          run only these queries (by name)
+  --no-rg             skip ripgrep`;
+
+function parseOptions(argv: readonly string[]) {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      events: { type: 'string', default: '5000000' },
+      dataset: { type: 'string', default: 'mixed' },
+      'window-days': { type: 'string', default: '30' },
+      anchor: { type: 'string' },
+      runs: { type: 'string', default: '7' },
+      'rg-runs': { type: 'string', default: '5' },
+      'whole-runs': { type: 'string', default: '3' },
+      only: { type: 'string' },
+      'no-rg': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const positive = (name: string, text: string): number => {
+    const n = Number(text.replace(/_/g, ''));
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes a whole number of at least 1, got ${text}\n${usage}`);
+    return n;
+  };
+  if (!replayProfiles[values.dataset]) throw new Error(`--dataset must be one of ${Object.keys(replayProfiles).join(', ')}\n${usage}`);
+  if (values.anchor !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.anchor)) throw new Error(`--anchor takes a day as YYYY-MM-DD, got ${values.anchor}`);
+  return {
+    help: values.help,
+    events: positive('events', values.events),
+    dataset: values.dataset,
+    windowDays: positive('window-days', values['window-days']),
+    anchorDay: values.anchor ?? todayUtc(Date.now()),
+    runs: positive('runs', values.runs),
+    rgRuns: positive('rg-runs', values['rg-runs']),
+    wholeRangeRuns: values['whole-runs'] === '0' ? 0 : positive('whole-runs', values['whole-runs']),
+    only: values.only ? new Set(values.only.split(',')) : null,
+    rg: !values['no-rg'],
+  };
+}
+
+/** Runs the query benchmark; returns the process exit status (1 when a target is missed). */
+export async function runQueryBench(repoDir: string, argv: readonly string[]): Promise<number> {
+  const options = parseOptions(argv);
+  if (options.help) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+  if (options.rg) execFileSync('rg', ['--version']); // fails early, with ENOENT, when ripgrep is missing
+
+  const replay = await ensureReplayFile({ repoDir, dataset: options.dataset, events: options.events, anchorDay: options.anchorDay, windowDays: options.windowDays }, log);
+  log(`replay file ${replay.path}: ${replay.meta.events} events, ${(replay.meta.rawBytes / 1e6).toFixed(0)} MB raw${replay.generated ? ` (generated in ${replay.meta.generationSeconds} s)` : ' (cached)'}`);
+  const data = await ensureLoadedDataDir(repoDir, replay, log);
+  const m = data.marker;
+  log(`data dir ${data.dataDir}${data.loaded ? '' : ' (cached)'}: ${m.rows} rows, ${m.parts} parts, ${(m.bytesOnDisk / 1e6).toFixed(0)} MB on disk; loaded in ${m.loadSeconds} s (${Math.round(m.ingested / m.loadSeconds)} events/s) + ${m.settleSeconds} s of merges`);
+  const ndjson = options.rg ? await ensurePlainNdjson(replay, log) : '';
+
+  // Every event: the replay window, plus the events stamped with their ingest time at load.
+  const range: TimeRange = {
+    startNs: BigInt(Date.parse(replay.meta.windowStart)) * 1_000_000n,
+    endNs: BigInt(Date.parse(m.loadedAt) + 3_600_000) * 1_000_000n,
+  };
+  const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version, platform: `${process.platform} ${process.arch}` };
+  const runtime = await openBenchRuntime(data.dataDir);
+  const timings: QueryTiming[] = [];
+  try {
+    const engine = runtime.engine!;
+    const recorder = new EngineCallRecorder(engine);
+    const search = runtime.services.search!;
+    const terms = await pickTerms(engine, search, range, log);
+    const queries = benchQueries(terms).filter((q) => !options.only || options.only.has(q.name));
+    const indexes = async () => (await runtime.services.indexes.searchable(benchTenant)).map((r) => ({ id: r.id, name: r.name, system: r.kind === 'system' }));
+    const loadBefore = loadavg()[0]!;
+    for (const query of queries) {
+      timings.push(await timeQuery(query, { engine, recorder, search, indexes, range, runs: options.runs, wholeRangeRuns: options.wholeRangeRuns, rgRuns: options.rg ? options.rgRuns : 0, ndjson, log }));
+    }
+    const checks = checkQueryTargets(timings);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const saved = join(repoDir, '.bench', 'results', `query-${options.dataset}-n${options.events}-${stamp}.json`);
+    mkdirSync(dirname(saved), { recursive: true });
+    const load = { before: loadBefore, after: loadavg()[0]! };
+    writeFileSync(saved, `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`);
+
+    process.stdout.write(`machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}; 1-min load ${load.before.toFixed(1)} → ${load.after.toFixed(1)}\n`);
+    process.stdout.write(`data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${m.parts} parts, ${(m.bytesOnDisk / 1e6).toFixed(0)} MB on disk; ${options.runs} runs per query, ${options.rgRuns} per rg\n`);
+    process.stdout.write(`terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})\n`);
+    process.stdout.write(formatQueryReport(timings, checks));
+    log(`results saved to ${saved}`);
+    return checks.every((c) => c.pass) ? 0 : 1;
+  } finally {
+    await runtime.close();
+  }
+}

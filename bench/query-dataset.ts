@@ -1,0 +1,146 @@
+/**
+ * The query bench's data: a Vigil data dir loaded from the replay file through the product's
+ * own ingest path (in process, as `vigil ingest` does), cached under `.bench/` with a marker
+ * written only after a complete load, and the same NDJSON decompressed for ripgrep.
+ */
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { cliActor } from '../src/admin/index.js';
+import { loadConfig } from '../src/config/index.js';
+import { openRuntime, type Runtime } from '../src/runtime.js';
+import { diskUsageBytes } from './disk-usage.js';
+import type { ReplayFile } from './replay.js';
+
+/** Bump when the loaded data for the same replay file would differ (tenant, index, settling). */
+const loadVersion = 1;
+
+export const benchTenant = 'bench';
+export const benchIndex = 'replay';
+
+/** What a complete load wrote to `loaded.json`; its presence is what makes the dir reusable. */
+export interface LoadMarker {
+  readonly loadVersion: number;
+  readonly replayFile: string;
+  readonly ingested: number;
+  readonly rejected: number;
+  readonly rawBytes: number;
+  readonly loadSeconds: number;
+  /** Waiting, after the last insert, until no background merge ran for a while. */
+  readonly settleSeconds: number;
+  readonly partsAfterLoad: number;
+  readonly parts: number;
+  readonly rows: number;
+  readonly bytesOnDisk: number;
+  readonly uncompressedBytes: number;
+  readonly duBytes: number | null;
+  /** ISO time the load ended: events without a time of their own carry about this time. */
+  readonly loadedAt: string;
+}
+
+export interface LoadedDataDir {
+  readonly dataDir: string;
+  readonly marker: LoadMarker;
+  /** True when this call loaded it, false when it came from the cache. */
+  readonly loaded: boolean;
+}
+
+/** The product runtime over a bench data dir: config from defaults only, quiet logs. */
+export function openBenchRuntime(dataDir: string): Promise<Runtime> {
+  // No environment and cwd = the data dir, so no VIGIL_* variable or vigil.config.json of the caller applies.
+  const absolute = resolve(dataDir);
+  const config = loadConfig({ dataDir: absolute, logLevel: 'warn' }, {}, absolute);
+  return openRuntime(config, { withEngine: true });
+}
+
+/** The loaded data dir for this replay file, ingesting it first when there is no complete one. */
+export async function ensureLoadedDataDir(repoDir: string, replay: ReplayFile, log: (line: string) => void): Promise<LoadedDataDir> {
+  const base = basename(replay.path).replace(/^replay-/, '').replace(/\.ndjson\.gz$/, '');
+  const dataDir = join(repoDir, '.bench', `query-${base}-l${loadVersion}`);
+  const markerPath = join(dataDir, 'loaded.json');
+  if (existsSync(markerPath)) return { dataDir, marker: JSON.parse(readFileSync(markerPath, 'utf8')) as LoadMarker, loaded: false };
+
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  log(`loading ${replay.meta.events} events into ${dataDir} through IngestService (in process; cached for reruns) …`);
+  const runtime = await openBenchRuntime(dataDir);
+  try {
+    const started = performance.now();
+    let nextReport = 500_000;
+    const { summary } = await runtime.services.ingest!.ingest(
+      {
+        tenantId: benchTenant,
+        index: benchIndex,
+        createIndex: true,
+        onProgress: (p) => {
+          if (p.ingested < nextReport) return;
+          nextReport += 500_000;
+          const seconds = (performance.now() - started) / 1000;
+          log(`  ${p.ingested} events in ${seconds.toFixed(0)} s (${Math.round(p.ingested / seconds)}/s)`);
+        },
+      },
+      createReadStream(replay.path, { highWaterMark: 1 << 20 }),
+      cliActor,
+    );
+    const loadSeconds = (performance.now() - started) / 1000;
+    log(`  ${summary.ingested} ingested, ${summary.rejected} rejected in ${loadSeconds.toFixed(0)} s; waiting for background merges to settle …`);
+    const partsAfterLoad = (await runtime.engine!.storageStats()).parts;
+    const settleSeconds = await waitForMerges(runtime, log);
+    const stats = await runtime.engine!.storageStats();
+    const marker: LoadMarker = {
+      loadVersion,
+      replayFile: basename(replay.path),
+      ingested: summary.ingested,
+      rejected: summary.rejected,
+      rawBytes: summary.bytes,
+      loadSeconds: round1(loadSeconds),
+      settleSeconds: round1(settleSeconds),
+      partsAfterLoad,
+      parts: stats.parts,
+      rows: stats.rows,
+      bytesOnDisk: stats.bytesOnDisk,
+      uncompressedBytes: stats.uncompressedBytes,
+      duBytes: diskUsageBytes(join(dataDir, 'engine')),
+      loadedAt: new Date().toISOString(),
+    };
+    writeFileSync(markerPath, `${JSON.stringify(marker, null, 2)}\n`);
+    return { dataDir, marker, loaded: true };
+  } finally {
+    await runtime.close();
+  }
+}
+
+/**
+ * Steady state as a running server reaches it on its own: background merges only, no OPTIMIZE
+ * FINAL. Returns once no merge has run on `logs` for three polls in a row (or after 30 minutes).
+ */
+async function waitForMerges(runtime: Runtime, log: (line: string) => void): Promise<number> {
+  const started = performance.now();
+  let quiet = 0;
+  while (quiet < 3 && performance.now() - started < 30 * 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const result = await runtime.engine!.query<{ merges: string; parts: string }>(
+      "SELECT (SELECT count() FROM system.merges WHERE table = 'logs') AS merges, (SELECT count() FROM system.parts WHERE table = 'logs' AND active) AS parts",
+    );
+    const merges = Number(result.rows[0]?.merges ?? 0);
+    quiet = merges === 0 ? quiet + 1 : 0;
+    if (merges > 0) log(`  ${merges} merge(s) running, ${result.rows[0]?.parts} active parts`);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** The replay file decompressed next to it (`.ndjson`), for ripgrep; written once. */
+export async function ensurePlainNdjson(replay: ReplayFile, log: (line: string) => void): Promise<string> {
+  const path = replay.path.replace(/\.gz$/, '');
+  if (existsSync(path) && statSync(path).size === replay.meta.rawBytes) return path;
+  log(`decompressing ${basename(replay.path)} for ripgrep (${(replay.meta.rawBytes / 1e9).toFixed(1)} GB) …`);
+  const partial = `${path}.partial`;
+  await pipeline(createReadStream(replay.path), createGunzip(), createWriteStream(partial));
+  renameSync(partial, path);
+  return path;
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}

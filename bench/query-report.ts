@@ -1,0 +1,82 @@
+/**
+ * The query bench's printed report: one row per query, the ripgrep comparison for the text
+ * searches, and the targets of issue 3 with PASS/MISS.
+ */
+import type { QueryTiming } from './query-timing.js';
+
+export interface TargetCheck {
+  readonly target: string;
+  readonly pass: boolean;
+  readonly detail: string;
+}
+
+/** Rare-token ≥ 10x faster than rg, every indexed query's median ≤ 100 ms, groupbycount ≤ 150 ms. */
+export function checkQueryTargets(timings: readonly QueryTiming[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const rare = timings.find((t) => t.query.name === 'rare-token');
+  if (rare?.rg) {
+    const ratio = rare.rg.latency.median / rare.product.median;
+    const sameRows = rare.rg.lines === rare.rows;
+    checks.push({
+      target: 'rare-token search ≥ 10x faster than ripgrep',
+      pass: ratio >= 10 && sameRows,
+      detail: `${ratio.toFixed(1)}x (${ms(rare.product.median)} vs rg ${ms(rare.rg.latency.median)}; ${rare.rows} rows, rg ${rare.rg.lines} lines${sameRows ? '' : ': NOT the same rows'})`,
+    });
+  }
+  for (const t of timings.filter((x) => x.indexed)) {
+    checks.push({ target: `indexed query ${t.query.name}: median ≤ 100 ms`, pass: t.product.median <= 100, detail: ms(t.product.median) });
+  }
+  const group = timings.find((t) => t.query.kind === 'groupbycount');
+  if (group) {
+    checks.push({ target: `groupbycount over every event ≤ 150 ms`, pass: group.product.median <= 150, detail: `${ms(group.product.median)} over ${group.engine.rowsRead.toLocaleString('en-US')} rows read` });
+  }
+  return checks;
+}
+
+/** The results table (Markdown, so it pastes into docs/benchmarks.md) and the targets. */
+export function formatQueryReport(timings: readonly QueryTiming[], checks: readonly TargetCheck[]): string {
+  const lines = [
+    '',
+    '| query | text | indexed | min | median | p90 | rows | statements | engine (CH) | rows read | MB read | one statement | rg median | rg lines | rg / query |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const t of timings) {
+    const cells = [
+      t.query.name,
+      `\`${t.query.text.replace(/\|/g, '\\|')}\``,
+      t.indexed ? 'yes' : 'no',
+      ms(t.product.min),
+      `**${ms(t.product.median)}**`,
+      ms(t.product.p90),
+      count(t.rows),
+      String(t.engine.statements),
+      `${ms(t.engine.wallMs)} (${ms(t.engine.clickhouseMs)})`,
+      count(t.engine.rowsRead),
+      (t.bytesScanned / 1e6).toFixed(1),
+      t.wholeRange ? ms(t.wholeRange.latency.median) : '–',
+      t.rg ? ms(t.rg.latency.median) : '–',
+      t.rg ? count(t.rg.lines) : '–',
+      t.rg ? `${(t.rg.latency.median / t.product.median).toFixed(1)}x` : '–',
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  lines.push(
+    '',
+    'median/min/p90: SearchService.run wall time. statements: engine statements one run issued (time slices);',
+    'engine (CH): their summed wall time in this process (ClickHouse-reported elapsed); the rest is planning,',
+    'decoding and slicing. one statement: the same query compiled for the whole range and run as one statement.',
+  );
+  lines.push('', 'ripgrep commands (FILE = the decompressed NDJSON):');
+  for (const t of timings) if (t.rg) lines.push(`  ${t.query.name}: ${t.rg.command}${t.query.rgNote ? `   (${t.query.rgNote})` : ''}`);
+  lines.push('', 'targets:');
+  for (const c of checks) lines.push(`  ${c.pass ? 'PASS' : 'MISS'}  ${c.target}: ${c.detail}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function ms(x: number): string {
+  return x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}

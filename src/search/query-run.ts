@@ -1,0 +1,186 @@
+/**
+ * One ad hoc query executing (ARCHITECTURE.md section 5). Event searches run in time slices,
+ * latest first by default, each slice one statement with `LIMIT` = rows still wanted, and stop
+ * at `max_rows` or when the table reaches `max_bytes`; rows found so far are visible while it
+ * runs. Aggregations (and `head`/`tail`) run over the whole range as one statement, watched for
+ * progress, and keep rows only while they fit in `max_bytes`. Cancelling aborts the statement
+ * in the engine and starts no further slice.
+ */
+import { EngineError, ErrorCodes, VigilError, newId, type Logger } from '../core/index.js';
+import type { Engine } from '../engine/index.js';
+import { compileQuery, compileTimeHistogram, isSliceable, type IndexInfo } from '../query/index.js';
+import type { AdhocQuery } from './adhoc-request.js';
+import { decodeRows, type DecodedRow } from './decode-rows.js';
+import { planQuery, type QueryPlan } from './plan-query.js';
+import { eventColumns } from './result-columns.js';
+import { TableBudget } from './table-budget.js';
+import { bucketWidthNs, planSlices } from './time-slices.js';
+
+export type QueryStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** What a client may see of a query at any moment. */
+export interface QuerySnapshot {
+  readonly status: QueryStatus;
+  readonly columns: readonly string[];
+  readonly rows: readonly DecodedRow[];
+  readonly bytesScanned: number;
+  /** Rows were left out because the table reached `max_bytes`. */
+  readonly truncated: boolean;
+  readonly error: VigilError | null;
+}
+
+export interface QueryRunDeps {
+  readonly engine: Engine;
+  readonly logger: Logger;
+  /** How often a whole-range statement's progress is read (ms). */
+  readonly progressIntervalMs?: number;
+}
+
+export class QueryRun {
+  readonly id = newId();
+  private status: QueryStatus = 'running';
+  private rows: DecodedRow[] = [];
+  private columns: readonly string[] = [];
+  private bytesScanned = 0;
+  private truncated = false;
+  private error: VigilError | null = null;
+  private readonly abort = new AbortController();
+  private readonly budget: TableBudget;
+  /** Settles when the run ends, however it ends; never rejects. */
+  readonly done: Promise<void>;
+
+  constructor(
+    readonly request: AdhocQuery,
+    private readonly deps: QueryRunDeps,
+    plan: QueryPlan,
+  ) {
+    this.budget = new TableBudget(request.maxBytes);
+    this.done = this.execute(plan).then(
+      () => {
+        if (this.status === 'running') this.status = 'completed';
+      },
+      (error: unknown) => this.fail(error),
+    );
+  }
+
+  /** Plans the query (syntax and analysis errors reject here, before anything runs). */
+  static async plan(engine: Engine, request: AdhocQuery, indexes: readonly IndexInfo[]): Promise<QueryPlan> {
+    return planQuery(engine, { tenant: request.tenant, text: request.text, indexes, startNs: request.startNs, endNs: request.endNs });
+  }
+
+  snapshot(): QuerySnapshot {
+    return { status: this.status, columns: this.columns, rows: this.rows, bytesScanned: this.bytesScanned, truncated: this.truncated, error: this.error };
+  }
+
+  /** Stops the engine work and frees the rows; idempotent, and a no-op once finished. */
+  cancel(): void {
+    if (this.status !== 'running') return;
+    this.status = 'cancelled';
+    this.rows = [];
+    this.abort.abort();
+  }
+
+  private get cancelled(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private async execute(plan: QueryPlan): Promise<void> {
+    if (isSliceable(plan.query)) await this.runSlices(plan);
+    else await this.runWhole(plan);
+  }
+
+  private async runSlices(plan: QueryPlan): Promise<void> {
+    const { request } = this;
+    const order = request.scanBackToFront ? 'desc' : 'asc';
+    const histogram = compileTimeHistogram(plan.analyzed, request, bucketWidthNs(request.startNs, request.endNs));
+    const buckets = await this.deps.engine.query<{ bucket: number; rows: string }>(histogram, { signal: this.abort.signal });
+    this.bytesScanned += buckets.stats.bytesRead;
+    const counts = buckets.rows.map((b) => ({ index: Number(b.bucket), rows: Number(b.rows) }));
+    for (const slice of planSlices(request.startNs, request.endNs, counts, request.scanBackToFront)) {
+      if (this.cancelled) return;
+      const wanted = request.maxRows - this.rows.length;
+      // One row more than wanted tells whether the page ends inside a run of equal timestamps.
+      const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: slice.startNs, endNs: slice.endNs, order, limit: wanted + 1 });
+      const result = await this.deps.engine.query(compiled.sql, { settings: compiled.settings, signal: this.abort.signal });
+      this.bytesScanned += result.stats.bytesRead;
+      const decoded = decodeRows(compiled.output, result.rows, plan.indexNames);
+      const full = this.addEventRows(decoded, wanted);
+      this.columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : eventColumns(this.rows);
+      if (full) return;
+    }
+  }
+
+  /**
+   * Adds a slice's rows (in scan order) up to `wanted` and the byte budget; true when the page
+   * is full. A full page never ends inside a run of rows with the same timestamp, so a client
+   * paging on with the last row's time as the next bound neither repeats nor misses a row
+   * (unless one timestamp alone holds more rows than a page).
+   */
+  private addEventRows(decoded: readonly DecodedRow[], wanted: number): boolean {
+    let taken: DecodedRow[] = [];
+    let full = decoded.length > wanted;
+    for (const row of decoded.slice(0, wanted)) {
+      if (!this.budget.admit(row)) {
+        this.truncated = true;
+        full = true;
+        break;
+      }
+      taken.push(row);
+    }
+    const next = decoded[taken.length];
+    const boundary = taken.at(-1)?.rowId?.t;
+    if (full && next !== undefined && boundary !== undefined && next.rowId?.t === boundary) {
+      const whole = taken.filter((row) => row.rowId?.t !== boundary);
+      if (whole.length + this.rows.length > 0) taken = whole;
+    }
+    this.rows = this.rows.concat(taken);
+    return full || this.rows.length >= this.request.maxRows;
+  }
+
+  private async runWhole(plan: QueryPlan): Promise<void> {
+    const { request } = this;
+    const order = request.scanBackToFront ? 'desc' : 'asc';
+    const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, order });
+    const tag = `vigil-q-${this.id}`;
+    const watch = setInterval(() => void this.readProgress(tag), this.deps.progressIntervalMs ?? 250);
+    try {
+      const result = await this.deps.engine.query(compiled.sql, { tag, settings: compiled.settings, signal: this.abort.signal });
+      this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
+      if (this.cancelled) return;
+      const decoded = decodeRows(compiled.output, result.rows, plan.indexNames);
+      // Aggregated tables ignore max_rows (interface 2.1); event results obey it.
+      const aggregated = compiled.output.kind === 'table' && !compiled.output.rowIdentity;
+      const limit = aggregated ? decoded.length : Math.min(decoded.length, request.maxRows);
+      const kept: DecodedRow[] = [];
+      for (const row of decoded.slice(0, limit)) {
+        if (!this.budget.admit(row)) {
+          this.truncated = true;
+          break;
+        }
+        kept.push(row);
+      }
+      this.rows = kept;
+      this.columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : eventColumns(kept);
+    } finally {
+      clearInterval(watch);
+    }
+  }
+
+  private async readProgress(tag: string): Promise<void> {
+    try {
+      const running = await this.deps.engine.runningQuery(tag);
+      if (running) this.bytesScanned = Math.max(this.bytesScanned, running.bytesRead);
+    } catch (error) {
+      this.deps.logger.debug({ err: error }, 'reading query progress failed');
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.status === 'cancelled') return; // the abort surfaces as an error: expected
+    this.status = 'failed';
+    this.rows = [];
+    this.error =
+      error instanceof VigilError ? error : new EngineError('running query', { code: ErrorCodes.engineFailure, cause: error });
+    this.deps.logger.warn({ err: this.error, code: this.error.code }, 'query failed');
+  }
+}

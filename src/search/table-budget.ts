@@ -1,0 +1,43 @@
+/**
+ * `max_bytes` bounds our in-memory table (interface 2.1). A row is counted as JavaScript holds
+ * it: each column name and string value at two bytes per UTF-16 unit, eight bytes per number,
+ * plus a fixed 32 bytes per cell and per row for the object and array slots.
+ */
+import type { DecodedRow } from './decode-rows.js';
+
+const cellOverhead = 32;
+const rowOverhead = 32;
+
+/** Approximate bytes one result row holds in memory. */
+export function rowBytes(row: DecodedRow): number {
+  let bytes = rowOverhead + (row.rowId ? 2 * (row.rowId.t.length + row.rowId.s.length) : 0);
+  for (const name in row.columns) {
+    const value = row.columns[name];
+    bytes += cellOverhead + 2 * name.length + (typeof value === 'string' ? 2 * value.length : 8);
+  }
+  return bytes;
+}
+
+/** Accumulates rows until `maxBytes` would be exceeded. */
+export class TableBudget {
+  private used = 0;
+  /** True once a row was refused for lack of room. */
+  exceeded = false;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** Counts the row in if it fits; false (and `exceeded`) when it does not. */
+  admit(row: DecodedRow): boolean {
+    const bytes = rowBytes(row);
+    if (this.used + bytes > this.maxBytes) {
+      this.exceeded = true;
+      return false;
+    }
+    this.used += bytes;
+    return true;
+  }
+
+  get bytes(): number {
+    return this.used;
+  }
+}

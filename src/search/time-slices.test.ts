@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bucketWidthNs, firstSliceRows, planSlices, type TimeBucket } from './time-slices.js';
+
+const hour = 3_600_000_000_000n;
+
+describe('planSlices', () => {
+  it('starts with a slice of about 50,000 events at the end and grows fourfold', () => {
+    // 1,000 buckets of 1,000 events each
+    const buckets = Array.from({ length: 1000 }, (_, index) => ({ index, rows: 1000 }));
+    const slices = planSlices(0n, hour, buckets, true);
+    const width = bucketWidthNs(0n, hour);
+    const counts = slices.map((s) => Number((s.endNs - s.startNs) / width) * 1000);
+    expect(counts).toEqual([firstSliceRows, 4 * firstSliceRows, 1_000_000 - 5 * firstSliceRows]); // the last takes the rest
+    expect(slices[0]?.endNs).toBe(hour);
+  });
+
+  it('skips quickly over empty stretches: data in the middle of a long range is the first slice', () => {
+    const slices = planSlices(0n, 1000n * hour, [{ index: 500, rows: 10 }], true);
+    expect(slices).toHaveLength(1);
+    expect(slices[0]).toEqual({ startNs: 0n, endNs: 1000n * hour });
+  });
+
+  it('an empty range is one slice, so late arrivals are still found', () => {
+    expect(planSlices(0n, hour, [], false)).toEqual([{ startNs: 0n, endNs: hour }]);
+  });
+
+  it('covers the range exactly once, in scan order, either way', () => {
+    const bucketList = fc.array(fc.record({ index: fc.nat({ max: 999 }), rows: fc.nat({ max: 200_000 }) }), { maxLength: 50 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), fc.bigInt({ min: 1n, max: 10n ** 16n }), bucketList, fc.boolean(), (start, length, raw, back) => {
+        const buckets: TimeBucket[] = [...new Map(raw.map((b) => [b.index, b])).values()];
+        const slices = planSlices(start, start + length, buckets, back);
+        const ordered = back ? [...slices].reverse() : slices;
+        expect(ordered[0]?.startNs).toBe(start);
+        expect(ordered.at(-1)?.endNs).toBe(start + length);
+        for (let i = 1; i < ordered.length; i++) expect(ordered[i]?.startNs).toBe(ordered[i - 1]?.endNs);
+        for (const s of slices) expect(s.startNs < s.endNs).toBe(true);
+      }),
+    );
+  });
+});

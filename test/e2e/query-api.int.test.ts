@@ -1,0 +1,257 @@
+/**
+ * The ad hoc query API (interface 4.1) through HTTP on ingested data: every parameter's default
+ * and bounds, paging, scan direction, max_bytes, large aggregations, progress, cancel (checked
+ * in the engine's system.processes), the blocking time limit, concurrency limits, tenant
+ * isolation and record expiry.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, formatRfc3339Ns } from '../../src/core/index.js';
+import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
+
+const base = Date.parse('2026-11-20T10:00:00Z');
+const start = '2026-11-20T00:00:00Z';
+const end = '2026-11-21T00:00:00Z';
+const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'));
+let h: ApiHarness;
+let acme: string;
+
+/** 2,500 events, five per second, so pages often end among equal timestamps. */
+const webEvents = Array.from({ length: 2500 }, (_, n) =>
+  JSON.stringify({ ts: new Date(base + Math.floor(n / 5) * 1000).toISOString(), n, user: `u${n % 50}`, msg: `request ${n} ok` }),
+);
+
+beforeAll(async () => {
+  h = await openApiHarness({
+    clock,
+    env: { VIGIL_BLOCKING_QUERY_TIMEOUT_S: '2', VIGIL_QUERY_RESULT_TTL_S: '60', VIGIL_MAX_CONCURRENT_QUERIES_PER_TENANT: '2' },
+  });
+  acme = await h.keyFor('acme');
+  await h.ingest('acme', 'web', webEvents);
+}, 120_000);
+afterAll(async () => h?.close());
+
+const blocking = (body: Record<string, unknown>, key = acme) => h.call('POST', '/v1/blocking_query', key, { start_time: start, end_time: end, ...body });
+
+describe('blocking_query', () => {
+  it('defaults: the latest 1000 events, newest first, rows with row_id and columns', async () => {
+    const r = await blocking({ query: '*' });
+    expect(r.status).toBe(200);
+    expect(r.body.is_completed).toBe(true);
+    expect(r.body.results.rows).toHaveLength(1000);
+    const ns = r.body.results.rows.map((row: any) => row.columns.n);
+    expect(ns[0]).toBe(2499);
+    expect(ns.at(-1)).toBe(1500);
+    expect(r.body.results.column_ordering[0]).toBe('@svc.datetime');
+    expect(r.body.results.rows[0].row_id).toEqual({ t: expect.stringMatching(/^\d+$/), s: expect.any(Number) });
+    expect(r.body.metadata.n_bytes_scanned).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [{ max_rows: 0 }, /max_rows/],
+    [{ max_rows: 100_001 }, /max_rows/],
+    [{ max_rows: 2.5 }, /max_rows/],
+    [{ max_bytes: 1024 * 1024 - 1 }, /max_bytes/],
+    [{ max_bytes: 128 * 1024 * 1024 + 1 }, /max_bytes/],
+    [{ start_time: 'yesterday' }, /start_time/],
+    [{ end_time: '2026-11-19T00:00:00Z' }, /start_time must be before end_time/],
+    [{ scan_back_to_front: 'sometimes' }, /scan_back_to_front/],
+    [{ surprise: 1 }, /unknown field surprise/],
+    [{ query: undefined }, /query/],
+  ])('refuses %j with 400 naming the field', async (change, message) => {
+    const r = await blocking({ query: '*', ...change });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(message);
+  });
+
+  it('answers a query error with 400, the position and every problem', async () => {
+    const r = await blocking({ query: 'user != u1 | bogus' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/'!=' is not a filter operator at 1:6/);
+    expect(r.body.diagnostics.map((d: any) => [d.line, d.column])).toEqual([
+      [1, 6],
+      [1, 14],
+    ]);
+  });
+
+  it('pages backwards with the last row time as the next end_time: nothing missing or repeated', async () => {
+    const seen: number[] = [];
+    let endTime = end;
+    for (let page = 0; page < 50; page++) {
+      const r = await blocking({ query: 'msg: ok', max_rows: 300, end_time: endTime });
+      expect(r.status).toBe(200);
+      const rows = r.body.results.rows;
+      if (rows.length === 0) break;
+      seen.push(...rows.map((row: any) => row.columns.n));
+      endTime = formatRfc3339Ns(BigInt(rows.at(-1).row_id.t));
+    }
+    expect(seen).toHaveLength(2500);
+    expect(new Set(seen).size).toBe(2500);
+  });
+
+  it('scans front to back when asked: the earliest events, oldest first', async () => {
+    const r = await blocking({ query: 'user: u7', max_rows: 3, scan_back_to_front: false });
+    expect(r.body.results.rows.map((row: any) => row.columns.n)).toEqual([7, 57, 107]);
+  });
+
+  it('cuts raw rows at max_bytes and says so', async () => {
+    const big = 'x'.repeat(20_000);
+    await h.ingest('acme', 'big', Array.from({ length: 200 }, (_, n) => JSON.stringify({ ts: new Date(base + n * 1000).toISOString(), n, big })));
+    const r = await blocking({ query: '@index=big', max_bytes: 1024 * 1024 });
+    const rows = r.body.results.rows;
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.length).toBeLessThan(200);
+    expect(r.body.metadata.truncated).toBe(true);
+    expect(rows.map((row: any) => row.columns.n)).toEqual(Array.from({ length: rows.length }, (_, i) => 199 - i));
+  });
+
+  it('aggregates 100,000 groups exactly, ignoring max_rows', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, n) => JSON.stringify({ ts: new Date(base + (n % 3600) * 1000).toISOString(), k: `key-${n}` }));
+    await h.ingest('acme', 'keys', lines);
+    const r = await blocking({ query: '@index=keys | groupbycount k', max_rows: 10 });
+    expect(r.status).toBe(200);
+    expect(r.body.results.rows).toHaveLength(100_000);
+    expect(r.body.results.column_ordering).toEqual(['k', '@q.count']);
+    expect(r.body.results.rows.every((row: any) => row.columns['@q.count'] === 1)).toBe(true);
+    expect(r.body.metadata.truncated).toBe(false);
+  }, 120_000);
+
+  it('keeps another tenant out: a key without acme gets 403 naming it', async () => {
+    const other = await h.keyFor('other');
+    const r = await h.call('POST', '/v1/blocking_query', other, { tenant_id: 'acme', query: '*', start_time: start, end_time: end });
+    expect(r.status).toBe(403);
+    const multi = await h.keyFor('acme', 'other');
+    const missing = await h.call('POST', '/v1/blocking_query', multi, { query: '*', start_time: start, end_time: end });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/tenant_id is required/);
+  });
+});
+
+describe('start_query, query_progress, cancel_query', () => {
+  async function finish(qrId: string, key = acme, show = true): Promise<any> {
+    for (let i = 0; i < 200; i++) {
+      const r = await h.call('GET', `/v1/query_progress/${qrId}?show_intermediate_results=${show}`, key);
+      expect(r.status).toBe(200);
+      if (r.body.is_completed) return r.body;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('query did not complete');
+  }
+
+  it('starts, then reports the same flat rows a blocking query returns', async () => {
+    const started = await h.call('POST', '/v1/start_query', acme, { query: 'user: u3 | stats count() as n by user', start_time: start, end_time: end });
+    expect(started.status).toBe(200);
+    const done = await finish(started.body.qr_id);
+    expect(done.results.rows).toEqual([{ user: 'u3', '@q.count': 50, n: 50 }]);
+  });
+
+  it('is another tenant’s 404, and their cancel does not stop it', async () => {
+    const started = await h.call('POST', '/v1/start_query', acme, { query: 'msg: ok', start_time: start, end_time: end, max_rows: 50 });
+    const other = await h.keyFor('other');
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, other)).status).toBe(404);
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, other)).status).toBe(204);
+    const done = await finish(started.body.qr_id);
+    expect(done.results.rows).toHaveLength(50);
+    expect(done.metadata.cancelled).toBeUndefined();
+  });
+
+  it('cancel is 204 for unknown, finished and already cancelled queries', async () => {
+    expect((await h.call('POST', '/v1/cancel_query/no-such-query', acme)).status).toBe(204);
+    const started = await h.call('POST', '/v1/start_query', acme, { query: '*', start_time: start, end_time: end, max_rows: 5 });
+    await finish(started.body.qr_id);
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, acme)).status).toBe(204);
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, acme)).status).toBe(204);
+  });
+
+  it('forgets finished queries after the configured time (404)', async () => {
+    const started = await h.call('POST', '/v1/start_query', acme, { query: '*', start_time: start, end_time: end, max_rows: 1 });
+    await finish(started.body.qr_id);
+    clock.advance(61_000);
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, acme)).status).toBe(404);
+  });
+});
+
+describe('long queries', () => {
+  let slow: string;
+  // Four wildcard scans over a million synthetic events: seconds of engine work.
+  const heavy = "'*zzz*' or '*yyy*' or '*xxx*' or '*www*' | count";
+
+  beforeAll(async () => {
+    slow = await h.keyFor('slow');
+    const index = await h.runtime.services.indexes.create('slow', { name: 'bulk' }, { kind: 'cli' });
+    await h.engine.exec(
+      `INSERT INTO logs (tenant, idx, ts, seq, source_type, ts_field, raw, search_text, attrs, null_paths) ` +
+        `SELECT 'slow', '${index.id}', fromUnixTimestamp64Nano(toInt64(${BigInt(base) * 1_000_000n} + number * 1000000)), number + 1, ` +
+        `'custom:generic', '', '{}', concat('value ', toString(number), ' ', repeat('abcdefghij ', 60)), '{}', [] FROM numbers(1000000)`,
+    );
+  }, 120_000);
+
+  async function engineQueriesOfTenant(): Promise<number> {
+    const r = await h.engine.query<{ n: string }>("SELECT count() AS n FROM system.processes WHERE query LIKE '%tenant = ''slow''%' AND query NOT LIKE '%system.processes%'");
+    return Number(r.rows[0]?.n);
+  }
+
+  it('cancel stops the engine work within about a second', async () => {
+    const started = await h.call('POST', '/v1/start_query', slow, { query: heavy, start_time: start, end_time: end });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await engineQueriesOfTenant()).toBe(1);
+    const t0 = Date.now();
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, slow)).status).toBe(204);
+    while ((await engineQueriesOfTenant()) > 0 && Date.now() - t0 < 5000) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(Date.now() - t0).toBeLessThan(1500);
+    const progress = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow);
+    expect(progress.body).toMatchObject({ is_completed: true, results: { rows: [] }, metadata: { cancelled: true } });
+  }, 30_000);
+
+  it('shows intermediate rows of a sliced search (none with show_intermediate_results=false) and growing bytes scanned', async () => {
+    // Every row runs four wildcard scans, and one in ten matches: slices take a while to fill.
+    const started = await h.call('POST', '/v1/start_query', slow, {
+      query: "'*zzz*' or '*yyy*' or '*xxx*' or '*www*' or '*0 abcdefghij*'",
+      start_time: start,
+      end_time: end,
+      max_rows: 100_000,
+    });
+    let intermediate: any = null;
+    let hidden: any = null;
+    for (let i = 0; i < 400 && intermediate === null; i++) {
+      const quiet = await h.call('GET', `/v1/query_progress/${started.body.qr_id}?show_intermediate_results=false`, slow);
+      const shown = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow);
+      if (!shown.body.is_completed && shown.body.results.rows.length > 0 && !quiet.body.is_completed) {
+        intermediate = shown.body;
+        hidden = quiet.body;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(intermediate, 'saw rows before completion').not.toBeNull();
+    expect(hidden.results).toEqual({ column_ordering: [], rows: [] });
+    expect(Object.keys(intermediate.results.rows[0])).toContain('@svc.datetime');
+    let done = hidden;
+    while (!done.is_completed) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = (await h.call('GET', `/v1/query_progress/${started.body.qr_id}?show_intermediate_results=false`, slow)).body;
+    }
+    // one in ten of the million events matches
+    expect(done.results.rows).toHaveLength(100_000);
+    expect(done.metadata.n_bytes_scanned).toBeGreaterThan(intermediate.metadata.n_bytes_scanned);
+  }, 60_000);
+
+  it('a blocking query past the configured limit answers 504 and stops the engine work', async () => {
+    const t0 = Date.now();
+    const r = await h.call('POST', '/v1/blocking_query', slow, { query: heavy, start_time: start, end_time: end });
+    expect(r.status).toBe(504);
+    expect(r.body.error).toMatch(/did not finish within 2 s/);
+    expect(Date.now() - t0).toBeLessThan(4000);
+    while ((await engineQueriesOfTenant()) > 0 && Date.now() - t0 < 6000) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await engineQueriesOfTenant()).toBe(0);
+  }, 30_000);
+
+  it('answers 429 with Retry-After past the per-tenant limit', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await h.call('POST', '/v1/start_query', slow, { query: heavy, start_time: start, end_time: end })).body.qr_id);
+    const third = await h.call('POST', '/v1/start_query', slow, { query: heavy, start_time: start, end_time: end });
+    expect(third.status).toBe(429);
+    expect(third.headers['retry-after']).toBe('1');
+    // another tenant is not held back
+    expect((await blocking({ query: '* | count' })).status).toBe(200);
+    for (const id of ids) await h.call('POST', `/v1/cancel_query/${id}`, slow);
+  }, 30_000);
+});
