@@ -82,8 +82,9 @@ export function outputColumns(command: Command, before: readonly string[] | null
   }
 }
 
+// A wildcard name here is an analysis error; its written text keeps later messages readable.
 function nameOf(column: import('./ast.js').ColumnName): string {
-  return plainColumnName(column) ?? '';
+  return plainColumnName(column) ?? column.parts.map((p) => (p.kind === 'text' ? p.text : p.kind === 'star' ? '*' : '**')).join('');
 }
 
 function appendUnique(columns: string[], name: string): void {

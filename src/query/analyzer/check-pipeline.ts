@@ -39,21 +39,28 @@ export function checkPipeline(query: Query, expandRaw: (column: ColumnName) => v
     return name;
   };
 
+  // Grouping columns and aggregation arguments name one column each: no wildcards.
+  const needOne =
+    (role: string) =>
+    (column: ColumnName): void => {
+      if (plain(column, role) !== null) need(column);
+    };
+
   for (const command of query.pipeline) {
     const columnsBefore = shape.kind === 'table' ? shape.columns : null;
     switch (command.kind) {
       case 'aggregate':
-        checkCall(command.call, need, report, false);
+        checkCall(command.call, needOne('an aggregation argument'), report, false);
         break;
       case 'groupbycount':
-        command.columns.forEach(need);
+        command.columns.forEach(needOne('a grouping column'));
         break;
       case 'stats': {
-        command.by.forEach(need);
+        command.by.forEach(needOne('a grouping column'));
         const by = command.by.map(plainColumnName);
         for (const item of command.items) {
           if (item.kind === 'statsAggregation') {
-            checkCall(item.call, need, report, true);
+            checkCall(item.call, needOne('an aggregation argument'), report, true);
             if (item.alias !== null) plain(item.alias, 'an alias');
           } else if (!by.includes(plainColumnName(item.column))) {
             report(`'${describe(item.column)}' is not an aggregation; a bare column in stats must be one of its 'by' columns`, item.column);
