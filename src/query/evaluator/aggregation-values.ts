@@ -9,27 +9,6 @@ import { cellOrNull, type Row, type TableValue } from './eval-table.js';
 import { plainColumnName } from './resolve-column-name.js';
 import { numericValue } from './value-text.js';
 
-/** The output columns of a standalone aggregation command (D21). */
-export function aggregationColumnNames(call: AggregationCall): string[] {
-  switch (call.fn) {
-    case 'count':
-      return ['@q.count'];
-    case 'countdistinct':
-      return ['@q.uniq'];
-    case 'max':
-    case 'min':
-      return call.args.length === 1 ? [`@q.${call.fn}`] : call.args.map((_, i) => `@q.${call.fn}[${i}]`);
-    case 'avg':
-    case 'sum':
-    case 'var':
-      return [`@q.${call.fn}`];
-    case 'percentile':
-      return ['@q.value'];
-    default:
-      return assertNever(call.fn, 'aggregation function');
-  }
-}
-
 /** The call's result over `rows`, one value per output column. A missing column reads as null. */
 export function aggregationValues(call: AggregationCall, rows: readonly Row[]): TableValue[] {
   const names = call.args.map((arg) => plainColumnName(arg, call.fn));

@@ -3,7 +3,8 @@ import { assertNever, QueryAnalysisError } from '../../core/index.js';
 import type { AggregateCommand, GroupByCountCommand, StatsAggregation, StatsCommand } from '../ast.js';
 import { compareTuples, tupleKey } from './compare-table-values.js';
 import { cellOrNull, newRow, type Row, type TableValue } from './eval-table.js';
-import { aggregationColumnNames, aggregationValues } from './aggregation-values.js';
+import { aggregateColumns } from '../output-columns.js';
+import { aggregationValues } from './aggregation-values.js';
 import { distinctColumns, type PipelineTable } from './pipeline-table.js';
 import { printAggregationCall } from '../printer.js';
 import { plainColumnName } from './resolve-column-name.js';
@@ -26,7 +27,8 @@ export function evaluateAggregation(command: AggregationCommand, rows: readonly 
 
 // One row even on empty input: counts give 0, the others null (D22).
 function standalone(command: AggregateCommand, rows: readonly Row[]): PipelineTable {
-  const columns = aggregationColumnNames(command.call);
+  // Result column names are a convention shared with the compiler (D21), not semantics to check.
+  const columns = aggregateColumns(command.call);
   const values = aggregationValues(command.call, rows);
   return { columns, rows: [rowOf(columns, values)], aggregated: true };
 }
