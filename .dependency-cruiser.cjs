@@ -20,7 +20,9 @@ module.exports = {
     layer('sinks', ['core']),
     layer('search', ['core', 'query', 'engine']),
     layer('ingest', ['core', 'engine']),
-    layer('admin', ['core', 'engine', 'store', 'ingest', 'search']),
+    // admin wires the rule and sink services for the API and the CLI; their domain checks (the
+    // query analyzer, templates, sink arguments) live in detections, the rule model's home.
+    layer('admin', ['core', 'engine', 'store', 'ingest', 'search', 'detections']),
     layer('detections', ['core', 'query', 'store', 'sinks']),
     layer('api', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine']),
     layer('cli', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { pino, type Logger as PinoLogger } from 'pino';
-import type { VigilConfig } from './config/index.js';
-import { systemClock, type Clock } from './core/index.js';
+import { readSecretsKey, type VigilConfig } from './config/index.js';
+import { SecretBox, systemClock, type Clock } from './core/index.js';
 import { createServices, type Services } from './admin/index.js';
 import type { Engine } from './engine/index.js';
 import { ChdbEngine } from './engine/chdb/index.js';
@@ -65,7 +65,17 @@ export async function openRuntime(config: VigilConfig, options: { withEngine: bo
     await store.close();
     throw error;
   }
-  const services = createServices({ store, engine, clock, logger, ingest: config.ingest, search: config.query });
+  const services = createServices({
+    store,
+    engine,
+    clock,
+    logger,
+    ingest: config.ingest,
+    search: config.query,
+    // Read (or created) on first use: only processes that seal or open a secret touch the key.
+    secrets: new SecretBox(() => readSecretsKey(config.security.secretsKey)),
+    allowPrivateDestinations: config.security.allowPrivateDestinations,
+  });
   return {
     config,
     logger,

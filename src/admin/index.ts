@@ -1,8 +1,9 @@
 /**
- * admin: the operations behind the CLI and the API that are not search or detections — tenants
- * and their system indexes, API keys, user indexes, ingestion into an index, the audit trail and
- * background maintenance (audit shipping, purge of deleted indexes, retention).
- * Imports core, engine, store and ingest (their doors only); never a concrete adapter.
+ * admin: the operations behind the CLI and the API that are not search — tenants and their system
+ * indexes, API keys, user indexes, ingestion into an index, detection rules, event sinks and chat
+ * integrations (their domain checks come from detections), the audit trail and background
+ * maintenance (audit shipping, purge of deleted indexes, retention).
+ * Imports core, engine, store, ingest, search and detections (their doors only); never a concrete adapter.
  */
 export { type Actor, cliActor, describeActor } from './actor.js';
 export { checkTenantId, checkIndexName } from './names.js';
@@ -12,4 +13,7 @@ export { KeyService, allTenants, hashApiKey, keyHoldsTenant, type CreatedKey } f
 export { IndexService, checkSourceType, maxIndexPageSize, type CreateIndexInput, type IndexSettingsInput } from './index-service.js';
 export { IngestService, type IngestRequest, type IngestServiceSettings } from './ingest-service.js';
 export { Maintenance } from './maintenance.js';
+export { DetectionRuleService, maxRulePageSize } from './detection-rule-service.js';
+export { EventSinkService, maxSinkPageSize, type EventSinkInput } from './event-sink-service.js';
+export { ChatIntegrationService, type AddChatIntegrationInput } from './chat-integration-service.js';
 export { createServices, type Services } from './services.js';

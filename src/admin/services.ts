@@ -1,8 +1,12 @@
-import type { Clock, Logger } from '../core/index.js';
+import type { Clock, Logger, SecretBox } from '../core/index.js';
+import { EventSinkArgsChecker } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
 import { SearchService, type IndexInfo, type SearchSettings } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import { AuditTrail } from './audit-trail.js';
+import { ChatIntegrationService } from './chat-integration-service.js';
+import { DetectionRuleService } from './detection-rule-service.js';
+import { EventSinkService } from './event-sink-service.js';
 import { IndexService } from './index-service.js';
 import { IngestService, type IngestServiceSettings } from './ingest-service.js';
 import { KeyService } from './key-service.js';
@@ -16,6 +20,9 @@ export interface Services {
   readonly tenants: TenantService;
   readonly keys: KeyService;
   readonly indexes: IndexService;
+  readonly rules: DetectionRuleService;
+  readonly sinks: EventSinkService;
+  readonly chatIntegrations: ChatIntegrationService;
   /** Present only in a process that holds the events engine. */
   readonly ingest: IngestService | null;
   readonly maintenance: Maintenance | null;
@@ -31,18 +38,26 @@ export function createServices(deps: {
   logger: Logger;
   ingest: IngestServiceSettings;
   search?: SearchSettings;
+  /** Seals the secrets of sinks and chat integrations. */
+  secrets: SecretBox;
+  /** The operator's `allow_private_destinations`. */
+  allowPrivateDestinations: boolean;
 }): Services {
   const { store, engine, clock, logger } = deps;
   const audit = new AuditTrail(store, clock);
   const tenants = new TenantService(store, clock);
   const keys = new KeyService(store, tenants, audit, clock);
   const indexes = new IndexService(store, tenants, audit, clock);
+  const sinkArgs = new EventSinkArgsChecker({ allowPrivateDestinations: deps.allowPrivateDestinations });
   return {
     store,
     audit,
     tenants,
     keys,
     indexes,
+    rules: new DetectionRuleService(store, tenants, indexes, audit, clock),
+    sinks: new EventSinkService(store, tenants, audit, clock, deps.secrets, sinkArgs),
+    chatIntegrations: new ChatIntegrationService(store, tenants, audit, clock, deps.secrets, sinkArgs),
     ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest) : null,
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
     search: engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null,

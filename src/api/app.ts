@@ -7,9 +7,12 @@ import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
 import { ApiMetrics } from './metrics.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
+import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
+import { registerEventSinkRoutes } from './routes/event-sink-routes.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerIngestRoutes } from './routes/ingest-routes.js';
 import { registerQueryRoutes } from './routes/query-routes.js';
+import { DetectionRuleObject, EventSinkObject } from './detection-schemas.js';
 import { ErrorBody, IndexObject } from './schemas.js';
 
 export interface ApiOptions {
@@ -47,6 +50,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   });
   app.addSchema(ErrorBody);
   app.addSchema(IndexObject);
+  app.addSchema(DetectionRuleObject);
+  app.addSchema(EventSinkObject);
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
@@ -67,6 +72,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   await app.register(async (v1) => {
     v1.addHook('preHandler', requireApiKey(options.services.keys));
     registerIndexRoutes(v1, options.services.indexes);
+    registerDetectionRuleRoutes(v1, options.services.rules);
+    registerEventSinkRoutes(v1, options.services.sinks);
     if (options.services.ingest) registerIngestRoutes(v1, options.services.ingest, metrics, options.maxIngestBytes);
     if (options.services.search) registerQueryRoutes(v1, options.services.search);
   });

@@ -76,14 +76,31 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
 }
 
 function describeValidation(error: FastifyError): string {
-  const first = error.validation?.[0];
+  const first = mostSpecific(error.validation ?? []);
   if (!first) return error.message;
   const where = error.validationContext ?? 'request';
   const params = first.params as Record<string, unknown>;
-  if (first.keyword === 'required') return `${where}: missing required field ${String(params.missingProperty)}`;
-  if (first.keyword === 'additionalProperties') return `${where}: unknown field ${String(params.additionalProperty)}`;
   const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  return `${where}${path ? `.${path}` : ''} ${first.message ?? 'is invalid'}`;
+  const at = `${where}${path ? `.${path}` : ''}`;
+  if (first.keyword === 'required') return `${at}: missing required field ${String(params.missingProperty)}`;
+  if (first.keyword === 'additionalProperties') return `${at}: unknown field ${String(params.additionalProperty)}`;
+  if (first.keyword === 'enum' && Array.isArray(params.allowedValues)) return `${at} must be one of ${params.allowedValues.join(', ')}`;
+  return `${at} ${first.message ?? 'is invalid'}`;
+}
+
+/**
+ * The error to report. A failed `anyOf` lists each branch's error before its own; the one deepest
+ * in the document names the actual problem (an object item's bad field rather than "must be
+ * null"). Otherwise the first error, as Ajv stops there.
+ */
+function mostSpecific(errors: NonNullable<FastifyError['validation']>): NonNullable<FastifyError['validation']>[number] | undefined {
+  const depth = (e: { instancePath: string }) => (e.instancePath === '' ? 0 : e.instancePath.split('/').length);
+  let best = errors[0];
+  for (const candidate of errors) {
+    if (candidate.keyword === 'anyOf') continue;
+    if (best === undefined || best.keyword === 'anyOf' || depth(candidate) > depth(best)) best = candidate;
+  }
+  return best;
 }
 
 function clientMessage(error: FastifyError): string {

@@ -6,3 +6,5 @@
 export { buildApi, type ApiOptions } from './app.js';
 export { httpStatusOf } from './error-mapping.js';
 export type { ReadinessCheck } from './routes/health-routes.js';
+export { toDetectionRuleObject } from './routes/detection-rule-routes.js';
+export { toEventSinkObject } from './routes/event-sink-routes.js';

@@ -5,8 +5,11 @@ import { overridesOf } from './cli-context.js';
 import { runDemoCommand } from './commands/demo-command.js';
 import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './commands/index-command.js';
 import { runIngestCommand } from './commands/ingest-command.js';
+import { runChatAdd, runChatList, runChatRemove } from './commands/integrations-command.js';
 import { runKeysCreate, runKeysList, runKeysRevoke } from './commands/keys-command.js';
 import { runQueryCommand } from './commands/query-command.js';
+import { runRulesDelete, runRulesGet, runRulesList } from './commands/rules-command.js';
+import { runSinksCreate, runSinksDelete, runSinksGet, runSinksList } from './commands/sinks-command.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -96,6 +99,78 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .argument('<id>')
     .option('--json', 'print JSON')
     .action(action(async (id: string, options, command: Command) => runKeysRevoke(ctx, id, { ...globals(command), ...options })));
+
+  const rules = program.command('rules').description('list, show and delete detection rules (create and change them through the API)');
+  rules
+    .command('list')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runRulesList(ctx, { ...globals(command), ...options })));
+  for (const [verb, run] of [
+    ['get', runRulesGet],
+    ['delete', runRulesDelete],
+  ] as const) {
+    rules
+      .command(verb)
+      .argument('<id>')
+      .requiredOption('--tenant <tenant>', 'tenant id')
+      .option('--json', 'print JSON')
+      .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
+  }
+
+  const sinks = program.command('sinks').description('create, list, show and delete event sinks');
+  sinks
+    .command('list')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runSinksList(ctx, { ...globals(command), ...options })));
+  for (const [verb, run] of [
+    ['get', runSinksGet],
+    ['delete', runSinksDelete],
+  ] as const) {
+    sinks
+      .command(verb)
+      .argument('<id>')
+      .requiredOption('--tenant <tenant>', 'tenant id')
+      .option('--json', 'print JSON')
+      .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
+  }
+  sinks
+    .command('create')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--name <name>', 'a name for the sink')
+    .option('--description <text>', 'what the sink is for')
+    .option('--webhook-url <url>', 'a webhook sink posting to this http(s) URL')
+    .option('--header <header>', "webhook header 'Name: value' (repeat for several)", collect)
+    .option('--signing-secret <secret>', 'webhook: sign deliveries with X-Vigil-Signature')
+    .option('--pager-integration-key <key>', 'a pager sink with this events API v2 integration key')
+    .option('--chat-integration <id>', 'a chat sink posting through this integration (vigil integrations chat add)')
+    .option('--channel-id <id>', 'chat: the channel id')
+    .option('--channel <name>', 'chat: a channel name (deprecated, prefer --channel-id)')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runSinksCreate(ctx, { ...globals(command), ...options })));
+
+  const integrations = program.command('integrations').description('connections to chat workspaces, used by chat sinks');
+  const chat = integrations.command('chat').description('chat workspace integrations (bot tokens are stored encrypted)');
+  chat
+    .command('add')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--token <token>', 'the bot token (xoxb-…), or - to read it from standard input')
+    .option('--api-url <url>', 'chat Web API base URL (default https://slack.com/api)')
+    .option('--name <name>', 'a label for the integration')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runChatAdd(ctx, { ...globals(command), ...options })));
+  chat
+    .command('list')
+    .option('--tenant <tenant>', 'only this tenant')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runChatList(ctx, { ...globals(command), ...options })));
+  chat
+    .command('remove')
+    .argument('<id>')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, options, command: Command) => runChatRemove(ctx, id, { ...globals(command), ...options })));
 
   program
     .command('query')

@@ -1,6 +1,8 @@
 /**
  * config: the only reader of process.env and config files. Produces one immutable VigilConfig
- * (defaults < config file < VIGIL_* environment < command-line flags). Imports only core.
+ * (defaults < config file < VIGIL_* environment < command-line flags), and reads or creates the
+ * secrets key file. Imports only core.
  */
-export type { VigilConfig, EngineConfig, StoreConfig, HttpConfig, IngestConfig, QueryLimitsConfig, SecurityConfig } from './vigil-config.js';
+export type { VigilConfig, EngineConfig, StoreConfig, HttpConfig, IngestConfig, QueryLimitsConfig, SecurityConfig, SecretsKeySource } from './vigil-config.js';
+export { readSecretsKey } from './secrets-key.js';
 export { loadConfig, type ConfigOverrides } from './load-config.js';

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, errorDiagnostic, type Diagnostic } from '../core/index.js';
-import type { VigilConfig } from './vigil-config.js';
+import { ConfigError, errorDiagnostic, secretsKeyBytes, type Diagnostic } from '../core/index.js';
+import { isSecretsKeyText } from './secrets-key.js';
+import type { SecretsKeySource, VigilConfig } from './vigil-config.js';
 
 /** Values given on the command line; they win over the environment and the file. */
 export interface ConfigOverrides {
@@ -61,6 +62,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     },
     security: {
       allowPrivateDestinations: pick(undefined, boolFromEnv(env, 'VIGIL_ALLOW_PRIVATE_DESTINATIONS', problems), bool(file, 'allow_private_destinations', problems), false),
+      secretsKey: secretsKeySource(env, file, dataDir, cwd, problems),
     },
     cliApiKey: env.VIGIL_API_KEY && env.VIGIL_API_KEY !== '' ? env.VIGIL_API_KEY : null,
     maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
@@ -82,6 +84,18 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     throw new ConfigError(`invalid configuration: ${problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ')}`, { diagnostics: problems });
   }
   return config;
+}
+
+function secretsKeySource(env: Env, file: Record<string, unknown>, dataDir: string, cwd: string, problems: Diagnostic[]): SecretsKeySource {
+  const inline = env.VIGIL_SECRETS_KEY || str(file, 'secrets_key', problems);
+  if (inline !== undefined && inline !== '') {
+    if (!isSecretsKeyText(inline)) {
+      problems.push(errorDiagnostic('invalid_secrets_key', `secrets_key must be the base64 of ${secretsKeyBytes} random bytes (openssl rand -base64 ${secretsKeyBytes})`, { field: 'secrets_key' }));
+    }
+    return { kind: 'inline', base64: inline };
+  }
+  const path = env.VIGIL_SECRETS_KEY_FILE || str(file, 'secrets_key_file', problems);
+  return { kind: 'file', path: path ? resolve(cwd, path) : resolve(dataDir, 'secrets.key') };
 }
 
 function readConfigFile(path: string | undefined, cwd: string, problems: Diagnostic[]): Record<string, unknown> {

@@ -52,4 +52,13 @@ export interface QueryLimitsConfig {
 export interface SecurityConfig {
   /** Lets webhook and pager sinks target private and loopback addresses (off by default). */
   readonly allowPrivateDestinations: boolean;
+  /** The key that seals stored secrets (chat tokens, pager keys, webhook headers): see readSecretsKey. */
+  readonly secretsKey: SecretsKeySource;
 }
+
+/**
+ * Where the secrets key comes from: given inline (`VIGIL_SECRETS_KEY` or `secrets_key`, base64
+ * of 32 bytes), or a file (`secrets_key_file`, default `<data_dir>/secrets.key`) created with mode
+ * 0600 the first time a secret is sealed.
+ */
+export type SecretsKeySource = { readonly kind: 'inline'; readonly base64: string } | { readonly kind: 'file'; readonly path: string };

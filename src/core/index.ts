@@ -1,6 +1,7 @@
 /**
  * core: the nouns every module shares — typed errors and their code catalog, diagnostics and
- * spans, the clock, the logger interface, identifiers. It imports nothing from the project.
+ * spans, the clock, the logger interface, identifiers, the secret box that seals stored secrets.
+ * It imports nothing from the project.
  */
 export * from './error-codes.js';
 export * from './errors.js';
@@ -10,3 +11,4 @@ export * from './clock.js';
 export * from './logger.js';
 export * from './ids.js';
 export * from './sql-literal.js';
+export * from './secret-box.js';

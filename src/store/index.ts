@@ -1,6 +1,7 @@
 /**
- * store: metadata repositories (tenants, API keys, indexes, audit outbox) over Kysely, with the
- * SQLite adapter and versioned migrations. Imports only core.
+ * store: metadata repositories (tenants, API keys, indexes, audit outbox, detection rules, event
+ * sinks, chat integrations) over Kysely, with the SQLite adapter and versioned migrations.
+ * Imports only core.
  *
  * This door carries the contract and what adapters share; the SQLite adapter itself is opened
  * only by composition roots, through src/store/sqlite/index.ts. See docs/store.md.

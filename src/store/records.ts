@@ -61,3 +61,87 @@ export interface Page<T> {
   /** Opaque token for the next page, or null when this is the last one. */
   readonly nextPageToken: string | null;
 }
+
+/** A detection rule's enabled state (interface 3.1): Active runs and alerts, Staging runs without alerting, Paused does not run. */
+export type EnabledState = 'Active' | 'Staging' | 'Paused';
+
+/** OCSF detection-finding severity names (interface 2.4), as stored: the `Information` alias is stored as `Informational`. */
+export type Severity = 'Unknown' | 'Informational' | 'Low' | 'Medium' | 'High' | 'Critical' | 'Fatal' | 'Other';
+
+/** An alert template (interface 2.6), always in its current label/value form. */
+export interface AlertTemplateRecord {
+  readonly info: readonly { readonly label: string; readonly value: string; readonly useForDedup: boolean }[];
+  readonly actions: readonly { readonly label: string; readonly value: string }[];
+}
+
+export interface DetectionRuleRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly name: string;
+  readonly description: string;
+  readonly queryText: string;
+  /** A new id whenever `queryText` changes: it names one version of the rule's query. */
+  readonly preparedQueryId: string;
+  readonly timeRangeS: number;
+  readonly runFrequencyS: number;
+  readonly debounce: boolean;
+  readonly alertPerRow: boolean;
+  /** Null means the rule's run frequency. */
+  readonly dedupWindowS: number | null;
+  /** The user's state; non-null wins over `enabledStateSynced`. */
+  readonly enabledStateOverride: EnabledState | null;
+  /** The state a sync source gave the rule; null for rules made through the API. */
+  readonly enabledStateSynced: EnabledState | null;
+  readonly severity: Severity;
+  readonly alertTemplate: AlertTemplateRecord | null;
+  readonly tags: readonly string[];
+  /** Unique per tenant among rules that have one. */
+  readonly syncKey: string | null;
+  /** Set for rules synced from a source repository: only their override may then change through the API. */
+  readonly detectionRuleSyncId: string | null;
+  /** The name of the API key that created the rule, or null. */
+  readonly authorUserId: string | null;
+  /** The sinks alerts go to, in the order given; every one is a sink of the same tenant. */
+  readonly eventSinkIds: readonly string[];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly lastAlertedAt: number | null;
+}
+
+/** A rule as listings return it: without its sink ids (interface 4.2). */
+export type DetectionRuleSummary = Omit<DetectionRuleRecord, 'eventSinkIds'>;
+
+export type EventSinkType = 'Chat' | 'Webhook' | 'Pager';
+
+/**
+ * An event sink. The store keeps the variant's public arguments as a JSON object and its secret
+ * ones sealed (by the service, with the deployment's secrets key): it never sees a secret in clear.
+ */
+export interface EventSinkRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly name: string;
+  readonly description: string;
+  readonly type: EventSinkType;
+  /** The variant's public arguments (never secrets). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The variant's secret arguments, sealed; null when it has none. */
+  readonly sealedSecrets: string | null;
+  /** For Chat sinks, the chat integration of the same tenant they post through; else null. */
+  readonly chatIntegrationId: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A chat workspace connection registered by an operator; its bot token is stored sealed. */
+export interface ChatIntegrationRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly name: string;
+  /** The chat Web API base URL; null means the service default. */
+  readonly apiUrl: string | null;
+  readonly sealedToken: string;
+  /** Enough of the token to recognise it (`xoxb-…wxyz`), never enough to use it. */
+  readonly tokenHint: string;
+  readonly createdAt: number;
+}

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { EnabledState, EventSinkType, Severity } from './records.js';
 
 /**
  * The metadata store's tables as Kysely sees them. Column names are snake_case SQL; the
@@ -57,9 +58,75 @@ export interface AuditOutboxTable {
   shipped_at: NullableMillisColumn;
 }
 
+/** Booleans are 0/1 integers, the one spelling both dialects share. */
+export type BooleanColumn = ColumnType<number, number, number>;
+
+export interface DetectionRulesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  query_text: string;
+  prepared_query_id: string;
+  time_range_s: number;
+  run_frequency_s: number;
+  debounce: BooleanColumn;
+  alert_per_row: BooleanColumn;
+  dedup_window_s: number | null;
+  enabled_state_override: EnabledState | null;
+  enabled_state_synced: EnabledState | null;
+  severity: Severity;
+  /** JSON of the current-form template, or null. */
+  alert_template: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  sync_key: string | null;
+  detection_rule_sync_id: string | null;
+  author_user_id: string | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+  last_alerted_at: NullableMillisColumn;
+}
+
+/** A rule's sinks, in order. The (tenant_id, sink_id) foreign key keeps sinks within the tenant. */
+export interface DetectionRuleSinksTable {
+  rule_id: string;
+  tenant_id: string;
+  sink_id: string;
+  position: number;
+}
+
+export interface EventSinksTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  sink_type: EventSinkType;
+  /** JSON object of the variant's public arguments. */
+  configuration: string;
+  sealed_secrets: string | null;
+  chat_integration_id: string | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+export interface ChatIntegrationsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  api_url: string | null;
+  sealed_token: string;
+  token_hint: string;
+  created_at: MillisColumn;
+}
+
 export interface StoreDatabase {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   indexes: IndexesTable;
   audit_outbox: AuditOutboxTable;
+  detection_rules: DetectionRulesTable;
+  detection_rule_sinks: DetectionRuleSinksTable;
+  event_sinks: EventSinksTable;
+  chat_integrations: ChatIntegrationsTable;
 }

@@ -1,4 +1,15 @@
-import type { ApiKeyRecord, AuditEntry, IndexKind, IndexRecord, Page, TenantRecord } from './records.js';
+import type {
+  ApiKeyRecord,
+  AuditEntry,
+  ChatIntegrationRecord,
+  DetectionRuleRecord,
+  DetectionRuleSummary,
+  EventSinkRecord,
+  IndexKind,
+  IndexRecord,
+  Page,
+  TenantRecord,
+} from './records.js';
 
 /**
  * The metadata store contract: one repository per aggregate. Adapters: sqlite/ (embedded) and,
@@ -12,6 +23,9 @@ export interface Store {
   readonly apiKeys: ApiKeyRepository;
   readonly indexes: IndexRepository;
   readonly audit: AuditRepository;
+  readonly rules: DetectionRuleRepository;
+  readonly sinks: EventSinkRepository;
+  readonly chatIntegrations: ChatIntegrationRepository;
   close(): Promise<void>;
 }
 
@@ -80,4 +94,94 @@ export interface AuditRepository {
   /** Oldest entries not yet shipped to the engine. */
   listUnshipped(limit: number): Promise<AuditEntry[]>;
   markShipped(ids: readonly string[]): Promise<void>;
+}
+
+export interface PageOptions {
+  readonly pageSize: number;
+  /** A token from a previous page; malformed tokens raise ValidationError on `pagination[page_token]`. */
+  readonly pageToken?: string;
+}
+
+/** The fields of a rule that change after creation. */
+export type DetectionRuleChanges = Partial<
+  Pick<
+    DetectionRuleRecord,
+    | 'name'
+    | 'description'
+    | 'queryText'
+    | 'preparedQueryId'
+    | 'timeRangeS'
+    | 'runFrequencyS'
+    | 'debounce'
+    | 'alertPerRow'
+    | 'dedupWindowS'
+    | 'enabledStateOverride'
+    | 'enabledStateSynced'
+    | 'severity'
+    | 'alertTemplate'
+    | 'tags'
+    | 'syncKey'
+    | 'eventSinkIds'
+  >
+>;
+
+/**
+ * Detection rules and the sinks they alert. A rule's sinks are rows of a link table whose foreign
+ * key names the sink together with the tenant, so a rule can only ever point at existing sinks of
+ * its own tenant, whatever the callers do.
+ */
+export interface DetectionRuleRepository {
+  /**
+   * Inserts a rule with its sinks in one transaction. NotFoundError for an unknown tenant,
+   * ValidationError on `event_sink_ids` when a sink is not one of the tenant's, ConflictError when
+   * the tenant has a rule with the same sync key.
+   */
+  insert(rule: DetectionRuleRecord): Promise<void>;
+  get(tenantId: string, id: string): Promise<DetectionRuleRecord | null>;
+  /** The rule with this id whatever its tenant; the caller checks the requester may see that tenant. */
+  getAnyTenant(id: string): Promise<DetectionRuleRecord | null>;
+  getBySyncKey(tenantId: string, syncKey: string): Promise<DetectionRuleRecord | null>;
+  /** Rules in creation order (then id), keyset-paginated with opaque stable tokens; without sink ids. */
+  list(tenantId: string, options: PageOptions): Promise<Page<DetectionRuleSummary>>;
+  /** Every rule of the tenant whose sinks include this one. */
+  listUsingSink(tenantId: string, sinkId: string): Promise<string[]>;
+  /**
+   * Changes the given fields (and the sinks, replaced as a whole) in one transaction and stamps
+   * updatedAt; no fields, no write. Null when no such rule. Errors as for insert.
+   */
+  update(tenantId: string, id: string, changes: DetectionRuleChanges, atMs: number): Promise<DetectionRuleRecord | null>;
+  /** Deletes the rule and its sink links; false when no such rule. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** Records that the rule alerted (for the detection engine); false when no such rule. */
+  markAlerted(tenantId: string, id: string, atMs: number): Promise<boolean>;
+}
+
+export type EventSinkChanges = Partial<Pick<EventSinkRecord, 'name' | 'description' | 'type' | 'config' | 'sealedSecrets' | 'chatIntegrationId'>>;
+
+export interface EventSinkRepository {
+  /** NotFoundError for an unknown tenant; ValidationError on `chat_integration_id` for an integration not of the tenant. */
+  insert(sink: EventSinkRecord): Promise<void>;
+  get(tenantId: string, id: string): Promise<EventSinkRecord | null>;
+  getAnyTenant(id: string): Promise<EventSinkRecord | null>;
+  /** Sinks in creation order (then id), keyset-paginated with opaque stable tokens. */
+  list(tenantId: string, options: PageOptions): Promise<Page<EventSinkRecord>>;
+  /** Which of these ids are sinks of the tenant. */
+  existing(tenantId: string, ids: readonly string[]): Promise<Set<string>>;
+  /** Changes the given fields and stamps updatedAt. Null when no such sink. */
+  update(tenantId: string, id: string, changes: EventSinkChanges, atMs: number): Promise<EventSinkRecord | null>;
+  /**
+   * Deletes the sink and, in the same transaction, removes it from every rule that used it
+   * (stamping their updatedAt). The ids of those rules, or null when no such sink.
+   */
+  delete(tenantId: string, id: string, atMs: number): Promise<{ readonly detachedRuleIds: string[] } | null>;
+}
+
+export interface ChatIntegrationRepository {
+  /** NotFoundError for an unknown tenant. */
+  insert(integration: ChatIntegrationRecord): Promise<void>;
+  get(tenantId: string, id: string): Promise<ChatIntegrationRecord | null>;
+  /** The tenant's integrations (every tenant's without one), oldest first. */
+  list(tenantId?: string): Promise<ChatIntegrationRecord[]>;
+  /** False when no such integration; ConflictError while sinks still post through it. */
+  delete(tenantId: string, id: string): Promise<boolean>;
 }

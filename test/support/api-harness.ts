@@ -24,7 +24,7 @@ export interface ApiHarness {
   /** Ingests NDJSON lines into a tenant's index (created when missing). */
   ingest(tenant: string, index: string, lines: readonly string[]): Promise<void>;
   /** Sends a JSON request with a key; answers status and parsed body. */
-  call(method: 'GET' | 'POST', url: string, key: string, body?: unknown): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, key: string, body?: unknown): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 

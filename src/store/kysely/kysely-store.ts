@@ -1,10 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/index.js';
 import { migrateStore } from '../migrations/migrate-store.js';
-import type { ApiKeyRepository, AuditRepository, IndexRepository, Store, TenantRepository } from '../store.js';
+import type {
+  ApiKeyRepository,
+  AuditRepository,
+  ChatIntegrationRepository,
+  DetectionRuleRepository,
+  EventSinkRepository,
+  IndexRepository,
+  Store,
+  TenantRepository,
+} from '../store.js';
 import type { StoreDatabase } from '../store-database.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyAuditRepository } from './kysely-audit-repository.js';
+import { KyselyChatIntegrationRepository } from './kysely-chat-integration-repository.js';
+import { KyselyDetectionRuleRepository } from './kysely-detection-rule-repository.js';
+import { KyselyEventSinkRepository } from './kysely-event-sink-repository.js';
 import { KyselyIndexRepository } from './kysely-index-repository.js';
 import { KyselyTenantRepository } from './kysely-tenant-repository.js';
 import { StoreQueryRunner, type ViolationClassifier } from './store-query-runner.js';
@@ -26,6 +38,9 @@ export class KyselyStore implements Store {
   readonly apiKeys: ApiKeyRepository;
   readonly indexes: IndexRepository;
   readonly audit: AuditRepository;
+  readonly rules: DetectionRuleRepository;
+  readonly sinks: EventSinkRepository;
+  readonly chatIntegrations: ChatIntegrationRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -37,6 +52,9 @@ export class KyselyStore implements Store {
     this.apiKeys = new KyselyApiKeyRepository(db, runner);
     this.indexes = new KyselyIndexRepository(db, runner);
     this.audit = new KyselyAuditRepository(db, runner, options.clock);
+    this.rules = new KyselyDetectionRuleRepository(db, runner);
+    this.sinks = new KyselyEventSinkRepository(db, runner);
+    this.chatIntegrations = new KyselyChatIntegrationRepository(db, runner);
   }
 
   migrate(): Promise<void> {

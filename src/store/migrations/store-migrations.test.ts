@@ -6,6 +6,7 @@ import { migrateStore } from './migrate-store.js';
 import { storeMigrations } from './store-migrations.js';
 
 const names = storeMigrations.map(([name]) => name);
+const allTables = ['api_keys', 'audit_outbox', 'chat_integrations', 'detection_rule_sinks', 'detection_rules', 'event_sinks', 'indexes', 'tenants'];
 let db: Kysely<unknown> | undefined;
 afterEach(async () => {
   await db?.destroy();
@@ -27,12 +28,12 @@ describe('storeMigrations', () => {
   it('apply up, roll back down to nothing, and apply again', async () => {
     db = new Kysely<unknown>({ dialect: new ImmediateSqliteDialect(new Database(':memory:')) });
     await migrateStore(db);
-    expect(await tables(db)).toEqual(['api_keys', 'audit_outbox', 'indexes', 'tenants']);
+    expect(await tables(db)).toEqual(allTables);
     const provider = { getMigrations: () => Promise.resolve(Object.fromEntries(storeMigrations)) };
     const { error } = await new Migrator({ db, provider }).migrateTo(NO_MIGRATIONS);
     expect(error).toBeUndefined();
     expect(await tables(db)).toEqual([]);
     await migrateStore(db);
-    expect(await tables(db)).toEqual(['api_keys', 'audit_outbox', 'indexes', 'tenants']);
+    expect(await tables(db)).toEqual(allTables);
   });
 });

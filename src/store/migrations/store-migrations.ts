@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
+import * as detectionRulesAndSinks from './0002-detection-rules-and-sinks.js';
 
 /**
  * Every schema migration, in the order they apply. Listed in code rather than read from a folder
@@ -8,4 +9,5 @@ import * as initial from './0001-initial.js';
  */
 export const storeMigrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001-initial', initial],
+  ['0002-detection-rules-and-sinks', detectionRulesAndSinks],
 ];

@@ -1,6 +1,9 @@
 import { describe } from 'vitest';
 import { describeApiKeyContract } from './api-key-contract.js';
 import { describeAuditContract } from './audit-contract.js';
+import { describeCreationOrderPaginationContract } from './creation-order-pagination-contract.js';
+import { describeDetectionRuleContract } from './detection-rule-contract.js';
+import { describeEventSinkContract } from './event-sink-contract.js';
 import { describeIndexContract } from './index-contract.js';
 import { describeIndexPaginationContract } from './index-pagination-contract.js';
 import { describeMigrationContract } from './migration-contract.js';
@@ -23,5 +26,8 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describeIndexContract(store);
     describeIndexPaginationContract(store);
     describeAuditContract(store);
+    describeDetectionRuleContract(store);
+    describeEventSinkContract(store);
+    describeCreationOrderPaginationContract(store);
   });
 }

@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { ValidationError, formatApiTimestamp } from '../../core/index.js';
+import { keyHoldsTenant, type DetectionRuleService } from '../../admin/index.js';
+import { effectiveState, isEnabled, type RuleFieldsInput } from '../../detections/index.js';
+import type { DetectionRuleRecord, DetectionRuleSummary } from '../../store/index.js';
+import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
+import {
+  DeletedResponse,
+  DetectionRuleCreateBody,
+  DetectionRuleListQuery,
+  DetectionRuleListResponse,
+  DetectionRuleResponse,
+  DetectionRuleUpdateBody,
+  type DetectionRuleObject,
+} from '../detection-schemas.js';
+import { ErrorBody, IdParams, errorResponses } from '../schemas.js';
+
+/**
+ * The public shape of a rule (interface 2.3). The create response shows `enabled` and
+ * `enabled_override` in place of the state pair; list items have no `event_sink_ids`.
+ */
+export function toDetectionRuleObject(rule: DetectionRuleRecord, form: 'created' | 'full'): DetectionRuleObject;
+export function toDetectionRuleObject(rule: DetectionRuleSummary, form: 'listed'): DetectionRuleObject;
+export function toDetectionRuleObject(rule: DetectionRuleSummary | DetectionRuleRecord, form: 'created' | 'full' | 'listed'): DetectionRuleObject {
+  const state =
+    form === 'created'
+      ? // A rule made through the API has no synced state, so nothing overrides anything yet.
+        { enabled: isEnabled(effectiveState(rule)), enabled_override: null }
+      : { enabled_state_override: rule.enabledStateOverride, enabled_state_synced: rule.enabledStateSynced };
+  return {
+    id: rule.id,
+    tenant_id: rule.tenantId,
+    name: rule.name,
+    description: rule.description,
+    query_text: rule.queryText,
+    time_range_s: rule.timeRangeS,
+    run_frequency_s: rule.runFrequencyS,
+    debounce: rule.debounce,
+    alert_per_row: rule.alertPerRow,
+    dedup_window_s: rule.dedupWindowS,
+    ...state,
+    severity: rule.severity,
+    alert_template:
+      rule.alertTemplate === null
+        ? null
+        : {
+            info: rule.alertTemplate.info.map((i) => ({ label: i.label, value: i.value, use_for_dedup: i.useForDedup })),
+            actions: rule.alertTemplate.actions.map((a) => ({ label: a.label, value: a.value })),
+          },
+    tags: [...rule.tags],
+    sync_key: rule.syncKey,
+    detection_rule_sync_id: rule.detectionRuleSyncId,
+    prepared_query_id: rule.preparedQueryId,
+    author_user_id: rule.authorUserId,
+    created_at: formatApiTimestamp(rule.createdAt),
+    updated_at: formatApiTimestamp(rule.updatedAt),
+    last_alerted_at: rule.lastAlertedAt === null ? null : formatApiTimestamp(rule.lastAlertedAt),
+    ...(form !== 'listed' && 'eventSinkIds' in rule ? { event_sink_ids: [...rule.eventSinkIds] } : {}),
+  };
+}
+
+function ruleInputOf(body: Omit<Partial<DetectionRuleCreateBody>, 'enabled_state_override'> & Pick<DetectionRuleUpdateBody, 'enabled_state_override'>): RuleFieldsInput {
+  return {
+    name: body.name,
+    description: body.description,
+    queryText: body.query_text,
+    timeRangeS: body.time_range_s,
+    runFrequencyS: body.run_frequency_s,
+    debounce: body.debounce,
+    alertPerRow: body.alert_per_row,
+    dedupWindowS: body.dedup_window_s,
+    enabledStateOverride: body.enabled_state_override,
+    severity: body.severity,
+    alertTemplate: body.alert_template,
+    tags: body.tags,
+    syncKey: body.sync_key,
+    eventSinkIds: body.event_sink_ids,
+  };
+}
+
+const responses = { ...errorResponses, 409: Type.Ref(ErrorBody) };
+
+/** `/v1/detection_rule` (interface 4.2). Ids of rules the key cannot see answer 404, like unknown ones. */
+export function registerDetectionRuleRoutes(app: FastifyInstance, rules: DetectionRuleService): void {
+  const visible = (request: Parameters<typeof apiKeyOf>[0]) => {
+    const key = apiKeyOf(request);
+    return (tenantId: string) => keyHoldsTenant(key, tenantId);
+  };
+
+  app.post<{ Body: DetectionRuleCreateBody }>(
+    '/v1/detection_rule',
+    { schema: { summary: 'Create a detection rule', tags: ['detection rules'], body: DetectionRuleCreateBody, response: { 200: DetectionRuleResponse, ...responses } } },
+    async (request) => {
+      const { tenant_id: tenantId, ...body } = request.body;
+      assertTenantAccess(request, tenantId);
+      const rule = await rules.create(tenantId, ruleInputOf(body), actorOf(request), apiKeyOf(request).name);
+      return { detection_rule: toDetectionRuleObject(rule, 'created') };
+    },
+  );
+
+  app.get<{ Querystring: DetectionRuleListQuery }>(
+    '/v1/detection_rule',
+    { schema: { summary: 'List the detection rules of a tenant', tags: ['detection rules'], querystring: DetectionRuleListQuery, response: { 200: DetectionRuleListResponse, ...errorResponses } } },
+    async (request) => {
+      const query = request.query;
+      assertTenantAccess(request, query.tenant_id);
+      const token = query['pagination[page_token]'];
+      const page = await rules.list(query.tenant_id, query['pagination[page_size]'] ?? 50, token === '' ? undefined : token);
+      return { data: { detection_rules: page.items.map((rule) => toDetectionRuleObject(rule, 'listed')) }, pagination: { next_page_token: page.nextPageToken } };
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/v1/detection_rule/:id',
+    { schema: { summary: 'Read one detection rule', tags: ['detection rules'], params: IdParams, response: { 200: DetectionRuleResponse, ...errorResponses } } },
+    async (request) => ({ detection_rule: toDetectionRuleObject(await rules.find(request.params.id, visible(request)), 'full') }),
+  );
+
+  app.put<{ Params: IdParams; Body: DetectionRuleUpdateBody }>(
+    '/v1/detection_rule/:id',
+    { schema: { summary: 'Update a detection rule (synced rules: enabled_state_override only)', tags: ['detection rules'], params: IdParams, body: DetectionRuleUpdateBody, response: { 200: DetectionRuleResponse, ...responses } } },
+    async (request) => {
+      const { id, ...body } = request.body;
+      if (id !== request.params.id) throw new ValidationError(`id ${JSON.stringify(id)} does not match the id in the path`, { field: 'id' });
+      const rule = await rules.update(request.params.id, ruleInputOf(body), visible(request), actorOf(request));
+      return { detection_rule: toDetectionRuleObject(rule, 'full') };
+    },
+  );
+
+  app.delete<{ Params: IdParams }>(
+    '/v1/detection_rule/:id',
+    { schema: { summary: 'Delete a detection rule', tags: ['detection rules'], params: IdParams, response: { 200: DeletedResponse, ...errorResponses } } },
+    async (request) => {
+      const rule = await rules.delete(request.params.id, visible(request), actorOf(request));
+      return { id: rule.id, tenant_id: rule.tenantId };
+    },
+  );
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { ValidationError, formatApiTimestamp } from '../../core/index.js';
+import { keyHoldsTenant, type EventSinkService } from '../../admin/index.js';
+import type { EventSinkRecord } from '../../store/index.js';
+import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
+import {
+  DeletedResponse,
+  EventSinkCreateBody,
+  EventSinkListQuery,
+  EventSinkListResponse,
+  EventSinkResponse,
+  EventSinkUpdateBody,
+  type EventSinkObject,
+} from '../detection-schemas.js';
+import { IdParams, errorResponses } from '../schemas.js';
+
+/** The public shape of a sink (interface 2.7): `configuration` keyed by variant, never a secret. */
+export function toEventSinkObject(sink: EventSinkRecord): EventSinkObject {
+  return {
+    id: sink.id,
+    tenant_id: sink.tenantId,
+    name: sink.name,
+    description: sink.description,
+    event_sink_type: sink.type,
+    // The store keeps only public arguments in `config`: secrets are sealed in another column.
+    configuration: { [sink.type]: { ...sink.config } } as EventSinkObject['configuration'],
+    created_at: formatApiTimestamp(sink.createdAt),
+    updated_at: formatApiTimestamp(sink.updatedAt),
+  };
+}
+
+/** `/v1/event_sink` (interface 4.3). Ids of sinks the key cannot see answer 404, like unknown ones. */
+export function registerEventSinkRoutes(app: FastifyInstance, sinks: EventSinkService): void {
+  const visible = (request: Parameters<typeof apiKeyOf>[0]) => {
+    const key = apiKeyOf(request);
+    return (tenantId: string) => keyHoldsTenant(key, tenantId);
+  };
+
+  app.post<{ Body: EventSinkCreateBody }>(
+    '/v1/event_sink',
+    { schema: { summary: 'Create an event sink', tags: ['event sinks'], body: EventSinkCreateBody, response: { 200: EventSinkResponse, ...errorResponses } } },
+    async (request) => {
+      const body = request.body;
+      assertTenantAccess(request, body.tenant_id);
+      const sink = await sinks.create(body.tenant_id, { name: body.name, description: body.description, args: body.event_sink_args }, actorOf(request));
+      return { event_sink: toEventSinkObject(sink) };
+    },
+  );
+
+  app.get<{ Querystring: EventSinkListQuery }>(
+    '/v1/event_sink',
+    { schema: { summary: 'List the event sinks of a tenant', tags: ['event sinks'], querystring: EventSinkListQuery, response: { 200: EventSinkListResponse, ...errorResponses } } },
+    async (request) => {
+      const query = request.query;
+      assertTenantAccess(request, query.tenant_id);
+      const token = query['pagination[page_token]'];
+      const page = await sinks.list(query.tenant_id, query['pagination[page_size]'] ?? 50, token === '' ? undefined : token);
+      return { data: { event_sinks: page.items.map(toEventSinkObject) }, pagination: { next_page_token: page.nextPageToken } };
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/v1/event_sink/:id',
+    { schema: { summary: 'Read one event sink', tags: ['event sinks'], params: IdParams, response: { 200: EventSinkResponse, ...errorResponses } } },
+    async (request) => ({ event_sink: toEventSinkObject(await sinks.find(request.params.id, visible(request))) }),
+  );
+
+  app.put<{ Params: IdParams; Body: EventSinkUpdateBody }>(
+    '/v1/event_sink/:id',
+    { schema: { summary: 'Update an event sink', tags: ['event sinks'], params: IdParams, body: EventSinkUpdateBody, response: { 200: EventSinkResponse, ...errorResponses } } },
+    async (request) => {
+      const { id, name, description, event_sink_args: args } = request.body;
+      if (id !== request.params.id) throw new ValidationError(`id ${JSON.stringify(id)} does not match the id in the path`, { field: 'id' });
+      const sink = await sinks.update(request.params.id, { name, description, args }, visible(request), actorOf(request));
+      return { event_sink: toEventSinkObject(sink) };
+    },
+  );
+
+  app.delete<{ Params: IdParams }>(
+    '/v1/event_sink/:id',
+    { schema: { summary: 'Delete an event sink; rules that used it stop alerting it', tags: ['event sinks'], params: IdParams, response: { 200: DeletedResponse, ...errorResponses } } },
+    async (request) => {
+      const { sink } = await sinks.delete(request.params.id, visible(request), actorOf(request));
+      return { id: sink.id, tenant_id: sink.tenantId };
+    },
+  );
+}

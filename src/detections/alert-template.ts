@@ -1,0 +1,63 @@
+import { ValidationError } from '../core/index.js';
+import type { AlertTemplateRecord } from '../store/index.js';
+import { checkTemplateValue } from './template-expressions.js';
+
+/** An info item in either form: `{label, value, use_for_dedup}` or the deprecated `[label, value]`. */
+export type InfoItemInput = { readonly label: string; readonly value: string; readonly use_for_dedup?: boolean } | readonly string[];
+/** An action in either form: `{label, value}` or the deprecated `[label, value]`. */
+export type ActionItemInput = { readonly label: string; readonly value: string } | readonly string[];
+
+/** An alert template as a client sends it (interface 2.6); each array defaults to empty. */
+export interface AlertTemplateInput {
+  readonly info?: readonly InfoItemInput[];
+  readonly actions?: readonly ActionItemInput[];
+}
+
+export const alertTemplateLimits = { info: 50, actions: 20, label: 256, value: 4096 } as const;
+
+/**
+ * Checks a template and converts it to the current form. The deprecated pair-array form is
+ * accepted item by item (a template may mix both); a pair becomes `{label, value}` with
+ * `use_for_dedup` false. Every value's `{{ }}` expressions must parse. ValidationError naming the
+ * item (`alert_template.info[2].value`).
+ */
+export function normalizeAlertTemplate(input: AlertTemplateInput, field = 'alert_template'): AlertTemplateRecord {
+  const info = input.info ?? [];
+  const actions = input.actions ?? [];
+  if (info.length > alertTemplateLimits.info) throw new ValidationError(`${field}.info must have at most ${alertTemplateLimits.info} items`, { field: `${field}.info` });
+  if (actions.length > alertTemplateLimits.actions) {
+    throw new ValidationError(`${field}.actions must have at most ${alertTemplateLimits.actions} items`, { field: `${field}.actions` });
+  }
+  return {
+    info: info.map((item, i) => {
+      const where = `${field}.info[${i}]`;
+      const { label, value } = pairOf(item, where);
+      const useForDedup = isPair(item) ? false : (item.use_for_dedup ?? false);
+      return { label, value, useForDedup };
+    }),
+    actions: actions.map((item, i) => pairOf(item, `${field}.actions[${i}]`)),
+  };
+}
+
+function isPair(item: InfoItemInput | ActionItemInput): item is readonly string[] {
+  return Array.isArray(item);
+}
+
+function pairOf(item: InfoItemInput | ActionItemInput, where: string): { label: string; value: string } {
+  let label: unknown;
+  let value: unknown;
+  if (isPair(item)) {
+    if (item.length !== 2) throw new ValidationError(`${where} must be a [label, value] pair`, { field: where });
+    [label, value] = item;
+  } else {
+    ({ label, value } = item as { label: unknown; value: unknown });
+  }
+  if (typeof label !== 'string' || label.trim() === '' || label.length > alertTemplateLimits.label) {
+    throw new ValidationError(`${where}.label must be a non-empty string of at most ${alertTemplateLimits.label} characters`, { field: `${where}.label` });
+  }
+  if (typeof value !== 'string' || value.length > alertTemplateLimits.value) {
+    throw new ValidationError(`${where}.value must be a string of at most ${alertTemplateLimits.value} characters`, { field: `${where}.value` });
+  }
+  checkTemplateValue(value, `${where}.value`);
+  return { label, value };
+}

@@ -1,0 +1,16 @@
+import type { DetectionRuleSummary, EnabledState } from '../store/index.js';
+
+export const enabledStates: readonly EnabledState[] = ['Active', 'Staging', 'Paused'];
+
+/**
+ * The state a rule is in (interface 3.1): the user's override when set, else the synced state.
+ * A rule with neither (which the services never create) is Paused: it must not run by accident.
+ */
+export function effectiveState(rule: Pick<DetectionRuleSummary, 'enabledStateOverride' | 'enabledStateSynced'>): EnabledState {
+  return rule.enabledStateOverride ?? rule.enabledStateSynced ?? 'Paused';
+}
+
+/** The legacy boolean `enabled` of the create response: true when the rule runs (Active or Staging). */
+export function isEnabled(state: EnabledState): boolean {
+  return state !== 'Paused';
+}

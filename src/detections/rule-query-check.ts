@@ -1,0 +1,33 @@
+import { ValidationError, formatPosition, type Diagnostic } from '../core/index.js';
+import { analyzeQuery, parseQuery, type IndexInfo } from '../query/index.js';
+
+export const maxQueryTextLength = 100_000;
+
+/**
+ * Checks that a rule's query parses and means something in its tenant: the indexes it names
+ * exist. The field catalog is not consulted (it depends on the data of a time range, and a rule
+ * may well name columns whose events have not arrived yet), so wildcard columns expand to nothing
+ * here. ValidationError on `query_text` with the first problem's position, and every problem in
+ * `diagnostics`.
+ */
+export function checkRuleQuery(text: string, indexes: readonly IndexInfo[], field = 'query_text'): void {
+  if (text.trim() === '') throw new ValidationError(`${field} must not be empty: a rule needs a query`, { field });
+  if (text.length > maxQueryTextLength) throw new ValidationError(`${field} must be at most ${maxQueryTextLength} characters`, { field });
+  const parsed = parseQuery(text);
+  if (parsed.query === null) throw queryError(parsed.diagnostics, field);
+  const analysis = analyzeQuery(parsed.query, { indexes, fieldPaths: [] });
+  if (analysis.analyzed === null) throw queryError(analysis.diagnostics, field);
+}
+
+function queryError(diagnostics: readonly Diagnostic[], field: string): ValidationError {
+  const first = diagnostics[0];
+  const where = first?.span ? ` at ${formatPosition(first.span.start)}` : '';
+  const firstHint = (first as { hint?: unknown } | undefined)?.hint;
+  const hint = typeof firstHint === 'string' ? `; hint: ${firstHint}` : '';
+  const more = diagnostics.length > 1 ? ` and ${diagnostics.length - 1} more problem${diagnostics.length > 2 ? 's' : ''}` : '';
+  return new ValidationError(`${first?.message ?? 'invalid query'}${where}${hint}${more}`, {
+    field,
+    diagnostics,
+    ...(first?.span ? { span: first.span } : {}),
+  });
+}
