@@ -10,7 +10,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TimeRange } from '../src/search/index.js';
-import { benchTenant, ensureLoadedDataDir, ensurePlainNdjson, openBenchRuntime } from './query-dataset.js';
+import { benchTenant, ensureLoadedDataDir, ensureOptimizedCopy, ensurePlainNdjson, openBenchRuntime } from './query-dataset.js';
 import { checkQueryTargets, formatQueryReport } from './query-report.js';
 import { benchQueries, pickTerms } from './query-set.js';
 import { EngineCallRecorder } from './query-engine-recorder.js';
@@ -26,6 +26,8 @@ const usage = `usage: npm run bench -- query [options]
   --runs N            timed runs per query after one warm-up (default 7)
   --rg-runs N         timed ripgrep runs per text search after one warm-up (default 5)
   --whole-runs N      timed runs of the one-statement, whole-range form of sliced searches (default 3; 0 skips)
+  --optimize          time on a copy of the loaded data merged by OPTIMIZE TABLE … FINAL
+                      (default: the parts as ingest and background merges left them)
   --only A,B          run only these queries (by name)
   --no-rg             skip ripgrep`;
 
@@ -41,6 +43,7 @@ function parseOptions(argv: readonly string[]) {
       'rg-runs': { type: 'string', default: '5' },
       'whole-runs': { type: 'string', default: '3' },
       only: { type: 'string' },
+      optimize: { type: 'boolean', default: false },
       'no-rg': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -62,6 +65,7 @@ function parseOptions(argv: readonly string[]) {
     rgRuns: positive('rg-runs', values['rg-runs']),
     wholeRangeRuns: values['whole-runs'] === '0' ? 0 : positive('whole-runs', values['whole-runs']),
     only: values.only ? new Set(values.only.split(',')) : null,
+    optimize: values.optimize,
     rg: !values['no-rg'],
   };
 }
@@ -81,6 +85,9 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
   const data = await ensureLoadedDataDir(repoDir, replay, log);
   const m = data.marker;
   log(`data dir ${data.dataDir}${data.loaded ? '' : ' (cached)'}: ${m.rows} rows, ${m.parts} parts, ${(m.bytesOnDisk / 1e6).toFixed(0)} MB on disk; loaded in ${m.loadSeconds} s (${Math.round(m.ingested / m.loadSeconds)} events/s) + ${m.settleSeconds} s of merges`);
+  const optimized = options.optimize ? await ensureOptimizedCopy(data, log) : null;
+  if (optimized) log(`timing on ${optimized.dataDir}: ${optimized.marker.parts} parts, ${(optimized.marker.bytesOnDisk / 1e6).toFixed(0)} MB (OPTIMIZE FINAL took ${optimized.marker.optimizeSeconds} s)`);
+  const parts = optimized?.marker.parts ?? m.parts;
   const ndjson = options.rg ? await ensurePlainNdjson(replay, log) : '';
 
   // Every event: the replay window, plus the events stamped with their ingest time at load.
@@ -89,7 +96,7 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
     endNs: BigInt(Date.parse(m.loadedAt) + 3_600_000) * 1_000_000n,
   };
   const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version, platform: `${process.platform} ${process.arch}` };
-  const runtime = await openBenchRuntime(data.dataDir);
+  const runtime = await openBenchRuntime(optimized?.dataDir ?? data.dataDir);
   const timings: QueryTiming[] = [];
   try {
     const engine = runtime.engine!;
@@ -104,13 +111,14 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
     }
     const checks = checkQueryTargets(timings);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const saved = join(repoDir, '.bench', 'results', `query-${options.dataset}-n${options.events}-${stamp}.json`);
+    const saved = join(repoDir, '.bench', 'results', `query-${options.dataset}-n${options.events}${optimized ? '-optimized' : ''}-${stamp}.json`);
     mkdirSync(dirname(saved), { recursive: true });
     const load = { before: loadBefore, after: loadavg()[0]! };
-    writeFileSync(saved, `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`);
+    writeFileSync(saved, `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`);
 
     process.stdout.write(`machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}; 1-min load ${load.before.toFixed(1)} → ${load.after.toFixed(1)}\n`);
-    process.stdout.write(`data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${m.parts} parts, ${(m.bytesOnDisk / 1e6).toFixed(0)} MB on disk; ${options.runs} runs per query, ${options.rgRuns} per rg\n`);
+    const state = optimized ? 'after OPTIMIZE FINAL' : 'as ingested, background merges settled';
+    process.stdout.write(`data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${parts} parts (${state}), ${((optimized?.marker.bytesOnDisk ?? m.bytesOnDisk) / 1e6).toFixed(0)} MB on disk; ${options.runs} runs per query, ${options.rgRuns} per rg\n`);
     process.stdout.write(`terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})\n`);
     process.stdout.write(formatQueryReport(timings, checks));
     log(`results saved to ${saved}`);

@@ -1,19 +1,40 @@
 import type { Engine } from '../src/engine/index.js';
 
+/**
+ * What a statement was for, told from its SQL: the field-catalog read of planning, the time
+ * histogram that sizes the slices of an event search, or the search itself (a slice, or the
+ * whole range for aggregations).
+ */
+export type StatementKind = 'catalog' | 'histogram' | 'search';
+
 /** One statement the search ran: wall time in this process and the engine's own figures. */
 export interface EngineCall {
+  readonly kind: StatementKind;
   readonly wallMs: number;
   readonly clickhouseMs: number;
   readonly rowsRead: number;
   readonly bytesRead: number;
 }
 
+/** Statement count and summed wall time of one kind. */
+export interface KindTotals {
+  readonly statements: number;
+  readonly wallMs: number;
+}
+
+export interface CallTotals {
+  readonly statements: number;
+  readonly wallMs: number;
+  readonly clickhouseMs: number;
+  readonly rowsRead: number;
+  readonly bytesRead: number;
+  readonly byKind: Readonly<Record<StatementKind, KindTotals>>;
+}
+
 /**
  * Records every `engine.query` call made through one engine instance, by wrapping that
  * instance's method (a bench-only measure: the product code runs unchanged). A search in time
  * slices issues several statements; their sum is the engine's share of the search's time.
- * Field-catalog reads go through the adapter's table operations, not `query`, so they are
- * counted as planning, not here.
  */
 export class EngineCallRecorder {
   private calls: EngineCall[] = [];
@@ -24,6 +45,7 @@ export class EngineCallRecorder {
       const started = performance.now();
       const result = await original(sql, options);
       this.calls.push({
+        kind: statementKind(sql),
         wallMs: performance.now() - started,
         clickhouseMs: result.stats.elapsedMs,
         rowsRead: result.stats.rowsRead,
@@ -39,14 +61,25 @@ export class EngineCallRecorder {
   }
 
   /** The calls since the last reset, summed. */
-  totals(): { statements: number; wallMs: number; clickhouseMs: number; rowsRead: number; bytesRead: number } {
-    const sum = (f: (c: EngineCall) => number): number => this.calls.reduce((n, c) => n + f(c), 0);
+  totals(): CallTotals {
+    const sum = (calls: readonly EngineCall[], f: (c: EngineCall) => number): number => calls.reduce((n, c) => n + f(c), 0);
+    const kind = (k: StatementKind): KindTotals => {
+      const of = this.calls.filter((c) => c.kind === k);
+      return { statements: of.length, wallMs: sum(of, (c) => c.wallMs) };
+    };
     return {
       statements: this.calls.length,
-      wallMs: sum((c) => c.wallMs),
-      clickhouseMs: sum((c) => c.clickhouseMs),
-      rowsRead: sum((c) => c.rowsRead),
-      bytesRead: sum((c) => c.bytesRead),
+      wallMs: sum(this.calls, (c) => c.wallMs),
+      clickhouseMs: sum(this.calls, (c) => c.clickhouseMs),
+      rowsRead: sum(this.calls, (c) => c.rowsRead),
+      bytesRead: sum(this.calls, (c) => c.bytesRead),
+      byKind: { catalog: kind('catalog'), histogram: kind('histogram'), search: kind('search') },
     };
   }
+}
+
+function statementKind(sql: string): StatementKind {
+  if (/\bFROM field_catalog\b/.test(sql)) return 'catalog';
+  if (/ AS bucket, count\(\) AS rows FROM logs /.test(sql)) return 'histogram';
+  return 'search';
 }

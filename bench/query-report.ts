@@ -37,8 +37,8 @@ export function checkQueryTargets(timings: readonly QueryTiming[]): TargetCheck[
 export function formatQueryReport(timings: readonly QueryTiming[], checks: readonly TargetCheck[]): string {
   const lines = [
     '',
-    '| query | text | indexed | min | median | p90 | rows | statements | engine (CH) | rows read | MB read | one statement | rg median | rg lines | rg / query |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| query | text | indexed | min | median | p90 | rows | engine: catalog / histogram / search (n) | rows read | MB read | one statement | rg median | rg lines | rg / query |',
+    '|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const t of timings) {
     const cells = [
@@ -49,8 +49,7 @@ export function formatQueryReport(timings: readonly QueryTiming[], checks: reado
       `**${ms(t.product.median)}**`,
       ms(t.product.p90),
       count(t.rows),
-      String(t.engine.statements),
-      `${ms(t.engine.wallMs)} (${ms(t.engine.clickhouseMs)})`,
+      engineCell(t),
       count(t.engine.rowsRead),
       (t.bytesScanned / 1e6).toFixed(1),
       t.wholeRange ? ms(t.wholeRange.latency.median) : '–',
@@ -62,15 +61,21 @@ export function formatQueryReport(timings: readonly QueryTiming[], checks: reado
   }
   lines.push(
     '',
-    'median/min/p90: SearchService.run wall time. statements: engine statements one run issued (time slices);',
-    'engine (CH): their summed wall time in this process (ClickHouse-reported elapsed); the rest is planning,',
-    'decoding and slicing. one statement: the same query compiled for the whole range and run as one statement.',
+    'min / median / p90: SearchService.run wall time. engine: median summed wall time of the statements one run',
+    'issued, by kind: field-catalog read (planning), time histogram (sliced searches), search statements (count);',
+    'the rest of the median is parsing, compiling, decoding and bookkeeping. rows read / MB read: all statements.',
+    'one statement: the same query compiled for the whole range and run as a single statement (no slices).',
   );
   lines.push('', 'ripgrep commands (FILE = the decompressed NDJSON):');
   for (const t of timings) if (t.rg) lines.push(`  ${t.query.name}: ${t.rg.command}${t.query.rgNote ? `   (${t.query.rgNote})` : ''}`);
   lines.push('', 'targets:');
   for (const c of checks) lines.push(`  ${c.pass ? 'PASS' : 'MISS'}  ${c.target}: ${c.detail}`);
   return `${lines.join('\n')}\n`;
+}
+
+function engineCell(t: QueryTiming): string {
+  const k = t.engine.byKind;
+  return `${ms(k.catalog.wallMs)} / ${k.histogram.statements > 0 ? ms(k.histogram.wallMs) : '–'} / ${ms(k.search.wallMs)} (${k.search.statements})`;
 }
 
 function ms(x: number): string {

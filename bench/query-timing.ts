@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { Engine } from '../src/engine/index.js';
 import { planQuery, type IndexInfo, type SearchService, type TimeRange } from '../src/search/index.js';
-import type { EngineCallRecorder } from './query-engine-recorder.js';
+import type { CallTotals, EngineCallRecorder, KindTotals, StatementKind } from './query-engine-recorder.js';
 import { benchTenant } from './query-dataset.js';
 import type { BenchQuery } from './query-set.js';
 
@@ -23,11 +23,20 @@ export interface QueryTiming {
   readonly product: Latency;
   readonly rows: number;
   readonly bytesScanned: number;
-  /** Statements one run issued (time slices), and medians of their summed engine time. */
-  readonly engine: { readonly statements: number; readonly wallMs: number; readonly clickhouseMs: number; readonly rowsRead: number };
+  /**
+   * Engine statements of one run and medians of their summed time: in all, and by kind (the
+   * field-catalog read of planning, the time histogram of sliced searches, the search statements).
+   */
+  readonly engine: {
+    readonly statements: number;
+    readonly wallMs: number;
+    readonly clickhouseMs: number;
+    readonly rowsRead: number;
+    readonly byKind: Readonly<Record<StatementKind, KindTotals>>;
+  };
   /**
    * The same query as one statement over the whole range (`planQuery` + `engine.query`, what a
-   * search without time slices would run), when the product used several statements.
+   * search without time slices would run), when the product searched in several slices.
    */
   readonly wholeRange: { readonly latency: Latency; readonly rowsRead: number; readonly bytesRead: number } | null;
   /** Every predicate prefiltered by the text index (and at least one predicate). */
@@ -63,7 +72,7 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
   const runOptions = { maxRows: query.maxRows, order: 'desc' as const };
   const warm = await search.run(benchTenant, query.text, range, runOptions);
   const product: number[] = [];
-  const engineRuns: ReturnType<EngineCallRecorder['totals']>[] = [];
+  const engineRuns: CallTotals[] = [];
   for (let i = 0; i < options.runs; i++) {
     recorder.reset();
     const started = performance.now();
@@ -71,8 +80,10 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
     product.push(performance.now() - started);
     engineRuns.push(recorder.totals());
   }
-  const median = (f: (t: ReturnType<EngineCallRecorder['totals']>) => number): number => latency(engineRuns.map(f)).median;
+  const median = (f: (t: CallTotals) => number): number => latency(engineRuns.map(f)).median;
+  const kind = (k: StatementKind): KindTotals => ({ statements: engineRuns.at(-1)!.byKind[k].statements, wallMs: median((t) => t.byKind[k].wallMs) });
   const statements = engineRuns.at(-1)!.statements;
+  const searchStatements = engineRuns.at(-1)!.byKind.search.statements;
 
   const plan = await planQuery(options.engine, {
     tenant: benchTenant,
@@ -84,7 +95,7 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
     limit: query.maxRows,
   });
   let wholeRange: QueryTiming['wholeRange'] = null;
-  if (statements > 1 && options.wholeRangeRuns > 0) {
+  if (searchStatements > 1 && options.wholeRangeRuns > 0) {
     const times: number[] = [];
     let stats = { rowsRead: 0, bytesRead: 0 };
     for (let i = 0; i < options.wholeRangeRuns; i++) {
@@ -101,7 +112,13 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
     product: latency(product),
     rows: warm.rows.length,
     bytesScanned: warm.bytesScanned,
-    engine: { statements, wallMs: median((t) => t.wallMs), clickhouseMs: median((t) => t.clickhouseMs), rowsRead: median((t) => t.rowsRead) },
+    engine: {
+      statements,
+      wallMs: median((t) => t.wallMs),
+      clickhouseMs: median((t) => t.clickhouseMs),
+      rowsRead: median((t) => t.rowsRead),
+      byKind: { catalog: kind('catalog'), histogram: kind('histogram'), search: kind('search') },
+    },
     wholeRange,
     indexed: predicates.length > 0 && predicates.every((p) => p.index === 'search_txt'),
     predicates,
