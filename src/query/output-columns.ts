@@ -44,7 +44,7 @@ export function outputColumns(command: Command, before: readonly string[] | null
     case 'groupbycount':
       return [...unique(command.columns.map(nameOf)), '@q.count'];
     case 'stats': {
-      const columns = [...command.by.map(nameOf), '@q.count'];
+      const columns = [...unique(command.by.map(nameOf)), '@q.count'];
       for (const item of command.items) {
         if (item.kind === 'statsAggregation') appendUnique(columns, statsColumnName(item));
       }

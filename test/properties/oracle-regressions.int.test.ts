@@ -88,6 +88,15 @@ describe('oracle regressions', () => {
     expect(result.engine).toEqual(result.evaluator);
   });
 
+  it('a column named twice in stats by groups once', async () => {
+    const result = await both([{ ip: { type: 'v4' } }, { ip: { type: 'v4' } }, { other: 1 }], '* | stats ip.type, `ip.type` by ip.type, `ip.type`');
+    expect(result.engine).toEqual([
+      { '@q.count': 1, 'ip.type': null },
+      { '@q.count': 2, 'ip.type': 'v4' },
+    ]);
+    expect(result.engine).toEqual(result.evaluator);
+  });
+
   it('negative zero reads as 0', async () => {
     const result = await both([{ x: -0.3 }], '* | eval r = math.round(x) | table(r)');
     expect(result.engine).toEqual([{ r: 0 }]);

@@ -89,7 +89,8 @@ describe('compiled SQL agrees with the reference evaluator', () => {
           }
         },
       ),
-      { numRuns: runs, endOnFailure: true },
+      // ORACLE_SEED replays a failing CI run (fast-check prints its seed).
+      { numRuns: runs, endOnFailure: true, ...(process.env.ORACLE_SEED ? { seed: Number(process.env.ORACLE_SEED) } : {}) },
     );
   }, 600_000);
 

@@ -124,12 +124,14 @@ export function compileGroupByCount(command: GroupByCountCommand, from: string, 
 /** `stats f… by g…`: groups, `@q.count`, then one column per aggregation; groups ascending. */
 export function compileStats(command: StatsCommand, from: string, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
   const prefix = aliases.stage();
-  const groups = command.by.map((c) => pairOf(c, env, indexNames));
+  // A column named twice in `by` groups once (the first occurrence names it).
+  const byNames = [...new Set(command.by.map((c) => plainColumnName(c) ?? ''))];
+  const groups = byNames.map((name) => resolveColumn(env, name, indexNames).value);
   const groupPairs = groups.map((_, i) => ({ s: `${prefix}_g${i}_s`, n: `${prefix}_g${i}_n` }));
   const items = groups.flatMap((g, i) => [`${g.s} AS ${prefix}_g${i}_s`, `${g.n} AS ${prefix}_g${i}_n`]);
   items.push(`CAST(NULL, 'Nullable(String)') AS ${prefix}_count_s`, `toFloat64(count()) AS ${prefix}_count_n`);
   const columns: TableColumn[] = [
-    ...command.by.map((c, i) => ({ name: plainColumnName(c) ?? '', ...(groupPairs[i] as Pair) })),
+    ...byNames.map((name, i) => ({ name, ...(groupPairs[i] as Pair) })),
     { name: '@q.count', s: `${prefix}_count_s`, n: `${prefix}_count_n` },
   ];
   command.items.forEach((item, k) => {
