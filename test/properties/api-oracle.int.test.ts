@@ -81,7 +81,8 @@ describe('the query API agrees with the reference evaluator', () => {
           );
         }
       }),
-      { numRuns: runs, endOnFailure: true },
+      // fixed for repeatable CI; API_ORACLE_SEED=random explores
+      { numRuns: runs, endOnFailure: true, ...(process.env.API_ORACLE_SEED === 'random' ? {} : { seed: Number(process.env.API_ORACLE_SEED ?? 20261122) }) },
     );
   }, 600_000);
 });
