@@ -148,8 +148,8 @@ async function timeRipgrep(args: readonly string[], options: TimingOptions): Pro
 
 /**
  * Runs rg with its matching lines piped to this process, which counts them: the lines are
- * returned to a caller, as the query's rows are (rg stops at the first match when its output is
- * /dev/null, so that would not be like for like).
+ * returned to a caller, as the query's rows are (`rg -c`, or output sent to /dev/null, would not
+ * be like for like).
  */
 function runRipgrep(argv: readonly string[]): Promise<{ lines: number; bytes: number }> {
   return new Promise((resolve, reject) => {

@@ -4,6 +4,7 @@
  * stay under `<repo>/.bench/` (gitignored).
  */
 import { fileURLToPath } from 'node:url';
+import { runDetectionsBench } from './detections-bench.js';
 import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
 import { runQueryBench } from './query-bench.js';
@@ -14,6 +15,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   ingest: runIngestBench,
   query: runQueryBench,
   'fuzz-parser': runFuzzParser,
+  detections: runDetectionsBench,
 };
 
 const repoDir = fileURLToPath(new URL('..', import.meta.url));

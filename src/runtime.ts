@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { pino, type Logger as PinoLogger } from 'pino';
-import { readSecretsKey, type VigilConfig } from './config/index.js';
+import { readSecretsKey, type DetectionsConfig, type VigilConfig } from './config/index.js';
 import { SecretBox, systemClock, type Clock } from './core/index.js';
-import { createServices, type Services } from './admin/index.js';
+import { createServices, defaultDetectionEngineSettings, type DetectionEngineSettings, type Services } from './admin/index.js';
+import type { DetectionMetrics } from './detections/index.js';
+import { vigilVersion } from './version.js';
 import type { Engine } from './engine/index.js';
 import { ChdbEngine } from './engine/chdb/index.js';
 import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
@@ -39,7 +41,10 @@ export function createLogger(config: VigilConfig, destination: NodeJS.WritableSt
  * Opens the metadata store and, with `withEngine`, the events engine (taking the data dir lock:
  * DataDirBusyError when a server holds it). The only place that names concrete adapters besides bin.ts.
  */
-export async function openRuntime(config: VigilConfig, options: { withEngine: boolean; logger?: PinoLogger; clock?: Clock }): Promise<Runtime> {
+export async function openRuntime(
+  config: VigilConfig,
+  options: { withEngine: boolean; logger?: PinoLogger; clock?: Clock; detectionMetrics?: DetectionMetrics },
+): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -75,6 +80,8 @@ export async function openRuntime(config: VigilConfig, options: { withEngine: bo
     // Read (or created) on first use: only processes that seal or open a secret touch the key.
     secrets: new SecretBox(() => readSecretsKey(config.security.secretsKey)),
     allowPrivateDestinations: config.security.allowPrivateDestinations,
+    detections: detectionEngineSettings(config.detections, config.engine.kind === 'chdb'),
+    ...(options.detectionMetrics ? { detectionMetrics: options.detectionMetrics } : {}),
   });
   return {
     config,
@@ -84,10 +91,39 @@ export async function openRuntime(config: VigilConfig, options: { withEngine: bo
     engine,
     services,
     async close() {
+      await services.detections?.stop();
       await services.maintenance?.stop();
       await engine?.close();
       lock?.release();
       await store.close();
     },
+  };
+}
+
+/** The detection engine's settings from the configuration (seconds become milliseconds). */
+export function detectionEngineSettings(config: DetectionsConfig, exclusiveWorker: boolean): DetectionEngineSettings {
+  const defaults = defaultDetectionEngineSettings;
+  return {
+    scheduler: {
+      ...defaults.scheduler,
+      settleDelayMs: config.settleDelayS * 1000,
+      catchUpHorizonMs: config.catchUpHorizonS * 1000,
+      maxConcurrentRuns: config.maxConcurrentRuns,
+      ruleTimeoutMs: config.ruleTimeoutS * 1000,
+      maxRows: config.maxRows,
+    },
+    delivery: {
+      ...defaults.delivery,
+      concurrency: config.deliveryConcurrency,
+      perSinkConcurrency: config.deliveryPerSinkConcurrency,
+      // A lease outlasts a send, so a live worker's delivery is never taken over.
+      leaseMs: Math.max(defaults.delivery.leaseMs, config.deliveryTimeoutS * 2000 + 10_000),
+      retry: { ...defaults.delivery.retry, giveUpAfterMs: config.deliveryGiveUpS * 1000 },
+    },
+    sendTimeoutMs: config.deliveryTimeoutS * 1000,
+    chatApiUrl: config.chatApiUrl,
+    pagerApiUrl: config.pagerApiUrl,
+    userAgent: `vigil/${vigilVersion}`,
+    exclusiveWorker,
   };
 }

@@ -1,7 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApi } from './api/index.js';
+import { ApiMetrics, buildApi } from './api/index.js';
 import type { VigilConfig } from './config/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { ServerInfo } from './data-dir-lock.js';
@@ -20,8 +20,10 @@ export interface RunningServer {
  * start, runs maintenance and listens. `out` receives the one-time key banner.
  */
 export async function startServer(config: VigilConfig, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
-  const runtime = await openRuntime(config, { withEngine: true });
+  const metrics = new ApiMetrics();
+  const runtime = await openRuntime(config, { withEngine: true, detectionMetrics: metrics.detectionMetrics });
   const { services, engine, store, logger } = runtime;
+  metrics.observeOutbox(() => store.alerts.pendingCount());
   let app: FastifyInstance | null = null;
   try {
     await bootstrap(runtime, out);
@@ -31,6 +33,7 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       maxJsonBodyBytes: config.http.maxJsonBodyBytes,
       maxIngestBytes: config.http.maxIngestBytes,
       version: vigilVersion,
+      metrics,
       readiness: [
         { name: 'engine', check: () => engine!.ping() },
         { name: 'store', check: async () => void (await store.tenants.get('default')) },
@@ -44,6 +47,8 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
     writeFileSync(`${infoFile}.tmp`, JSON.stringify(info), { mode: 0o600 });
     renameSync(`${infoFile}.tmp`, infoFile);
     services.maintenance?.start(config.maintenanceIntervalS * 1000);
+    // Rules run and alerts go out only once the API answers (readiness, the admin key).
+    await services.detections?.start();
     logger.info({ url, data_dir: config.dataDir, engine: config.engine.kind }, 'vigil is listening');
     const openedApp = app;
     let closing: Promise<void> | null = null;
@@ -53,6 +58,8 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       runtime,
       close: () =>
         (closing ??= (async () => {
+          // Stop the engine first: running windows are cancelled (re-run after a restart), sends get a grace period.
+          await services.detections?.stop();
           await openedApp.close();
           rmSync(join(config.dataDir, 'server.json'), { force: true });
           await runtime.close();

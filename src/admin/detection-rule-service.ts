@@ -114,6 +114,8 @@ export class DetectionRuleService {
     const queryChanged = fields.queryText !== undefined && fields.queryText !== rule.queryText;
     const updated = await this.store.rules.update(rule.tenantId, rule.id, { ...fields, ...(queryChanged ? { preparedQueryId: newId() } : {}) }, this.clock.nowMs());
     if (!updated) throw new NotFoundError(`detection rule ${JSON.stringify(id)} not found`);
+    // E3: moved out of Paused, a rule evaluates the most recent window at once, not the paused time.
+    if (effectiveState(rule) === 'Paused' && effectiveState(updated) !== 'Paused') await this.store.detectionState.resetCursor(rule.tenantId, rule.id);
     if (given.length > 0) {
       await this.audit.record(rule.tenantId, actor, 'detection_rule.update', rule.id, {
         name: updated.name,

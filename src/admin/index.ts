@@ -1,9 +1,10 @@
 /**
  * admin: the operations behind the CLI and the API that are not search — tenants and their system
  * indexes, API keys, user indexes, ingestion into an index, detection rules, event sinks and chat
- * integrations (their domain checks come from detections), the audit trail and background
+ * integrations (their domain checks come from detections), alerts, the detection engine's
+ * wiring (scheduler and delivery worker over the events engine), the audit trail and background
  * maintenance (audit shipping, purge of deleted indexes, retention).
- * Imports core, engine, store, ingest, search and detections (their doors only); never a concrete adapter.
+ * Imports core, engine, store, ingest, search, query and detections (their doors only); never a concrete adapter.
  */
 export { type Actor, cliActor, describeActor } from './actor.js';
 export { checkTenantId, checkIndexName } from './names.js';
@@ -16,4 +17,6 @@ export { Maintenance } from './maintenance.js';
 export { DetectionRuleService, maxRulePageSize } from './detection-rule-service.js';
 export { EventSinkService, maxSinkPageSize, type EventSinkInput } from './event-sink-service.js';
 export { ChatIntegrationService, type AddChatIntegrationInput } from './chat-integration-service.js';
+export { AlertService, maxAlertPageSize, type AlertDetail } from './alert-service.js';
+export { DetectionEngine, defaultDetectionEngineSettings, type DetectionEngineDeps, type DetectionEngineSettings } from './detection-engine.js';
 export { createServices, type Services } from './services.js';

@@ -1,10 +1,12 @@
 import type { Clock, Logger, SecretBox } from '../core/index.js';
-import { EventSinkArgsChecker } from '../detections/index.js';
+import { EventSinkArgsChecker, type DetectionMetrics } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
 import { SearchService, type IndexInfo, type SearchSettings } from '../search/index.js';
 import type { Store } from '../store/index.js';
+import { AlertService } from './alert-service.js';
 import { AuditTrail } from './audit-trail.js';
 import { ChatIntegrationService } from './chat-integration-service.js';
+import { DetectionEngine, defaultDetectionEngineSettings, type DetectionEngineSettings } from './detection-engine.js';
 import { DetectionRuleService } from './detection-rule-service.js';
 import { EventSinkService } from './event-sink-service.js';
 import { IndexService } from './index-service.js';
@@ -23,11 +25,14 @@ export interface Services {
   readonly rules: DetectionRuleService;
   readonly sinks: EventSinkService;
   readonly chatIntegrations: ChatIntegrationService;
+  readonly alerts: AlertService;
   /** Present only in a process that holds the events engine. */
   readonly ingest: IngestService | null;
   readonly maintenance: Maintenance | null;
   /** Ad hoc queries; present only in a process that holds the events engine. */
   readonly search: SearchService | null;
+  /** The rule scheduler and delivery worker (started by `vigil serve`); present only with the events engine. */
+  readonly detections: DetectionEngine | null;
 }
 
 /** Wires the services; pass an engine only in the process that owns it. */
@@ -42,6 +47,8 @@ export function createServices(deps: {
   secrets: SecretBox;
   /** The operator's `allow_private_destinations`. */
   allowPrivateDestinations: boolean;
+  detections?: DetectionEngineSettings;
+  detectionMetrics?: DetectionMetrics;
 }): Services {
   const { store, engine, clock, logger } = deps;
   const audit = new AuditTrail(store, clock);
@@ -49,6 +56,8 @@ export function createServices(deps: {
   const keys = new KeyService(store, tenants, audit, clock);
   const indexes = new IndexService(store, tenants, audit, clock);
   const sinkArgs = new EventSinkArgsChecker({ allowPrivateDestinations: deps.allowPrivateDestinations });
+  const sinks = new EventSinkService(store, tenants, audit, clock, deps.secrets, sinkArgs);
+  const chatIntegrations = new ChatIntegrationService(store, tenants, audit, clock, deps.secrets, sinkArgs);
   return {
     store,
     audit,
@@ -56,11 +65,29 @@ export function createServices(deps: {
     keys,
     indexes,
     rules: new DetectionRuleService(store, tenants, indexes, audit, clock),
-    sinks: new EventSinkService(store, tenants, audit, clock, deps.secrets, sinkArgs),
-    chatIntegrations: new ChatIntegrationService(store, tenants, audit, clock, deps.secrets, sinkArgs),
+    sinks,
+    chatIntegrations,
+    alerts: new AlertService(store, audit, clock),
     ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest) : null,
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
     search: engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null,
+    detections: engine
+      ? new DetectionEngine(
+          {
+            store,
+            engine,
+            clock,
+            logger,
+            tenants,
+            indexes,
+            sinks,
+            chatIntegrations,
+            allowPrivateDestinations: deps.allowPrivateDestinations,
+            ...(deps.detectionMetrics ? { metrics: deps.detectionMetrics } : {}),
+          },
+          deps.detections ?? defaultDetectionEngineSettings,
+        )
+      : null,
   };
 }
 

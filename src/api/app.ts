@@ -7,11 +7,13 @@ import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
 import { ApiMetrics } from './metrics.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
+import { registerAlertRoutes } from './routes/alert-routes.js';
 import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
 import { registerEventSinkRoutes } from './routes/event-sink-routes.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerIngestRoutes } from './routes/ingest-routes.js';
 import { registerQueryRoutes } from './routes/query-routes.js';
+import { AlertObject } from './alert-schemas.js';
 import { DetectionRuleObject, EventSinkObject } from './detection-schemas.js';
 import { ErrorBody, IndexObject } from './schemas.js';
 
@@ -23,6 +25,8 @@ export interface ApiOptions {
   readonly maxIngestBytes: number;
   readonly readiness: readonly ReadinessCheck[];
   readonly version: string;
+  /** The metrics registry to serve on /metrics; one is made when absent. */
+  readonly metrics?: ApiMetrics;
 }
 
 /** Builds the HTTP API (not yet listening). Routes are testable in process with `app.inject`. */
@@ -38,7 +42,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     disableRequestLogging: false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
-  const metrics = new ApiMetrics();
+  const metrics = options.metrics ?? new ApiMetrics();
 
   await app.register(swagger, {
     openapi: {
@@ -52,6 +56,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.addSchema(IndexObject);
   app.addSchema(DetectionRuleObject);
   app.addSchema(EventSinkObject);
+  app.addSchema(AlertObject);
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
@@ -74,6 +79,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerIndexRoutes(v1, options.services.indexes);
     registerDetectionRuleRoutes(v1, options.services.rules);
     registerEventSinkRoutes(v1, options.services.sinks);
+    registerAlertRoutes(v1, options.services.alerts);
     if (options.services.ingest) registerIngestRoutes(v1, options.services.ingest, metrics, options.maxIngestBytes);
     if (options.services.search) registerQueryRoutes(v1, options.services.search);
   });

@@ -5,6 +5,8 @@
  */
 export { buildApi, type ApiOptions } from './app.js';
 export { httpStatusOf } from './error-mapping.js';
+export { ApiMetrics } from './metrics.js';
 export type { ReadinessCheck } from './routes/health-routes.js';
 export { toDetectionRuleObject } from './routes/detection-rule-routes.js';
 export { toEventSinkObject } from './routes/event-sink-routes.js';
+export { toAlertObject, toAlertDetailObject } from './routes/alert-routes.js';

@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DetectionMetrics } from '../detections/index.js';
 
 /** The service's Prometheus metrics; one registry per API instance. */
 export class ApiMetrics {
@@ -27,8 +28,79 @@ export class ApiMetrics {
     help: 'Decoded bytes received for ingestion',
     registers: [this.registry],
   });
+  readonly ruleRuns = new Counter({
+    name: 'vigil_detection_rule_runs_total',
+    help: 'Rule windows evaluated, by outcome (ok, failed, timeout)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly ruleRunDuration = new Histogram({
+    name: 'vigil_detection_rule_run_duration_seconds',
+    help: 'Time to evaluate one rule window: query, detections and the store commit',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  readonly schedulerLag = new Histogram({
+    name: 'vigil_detection_scheduler_lag_seconds',
+    help: 'How long after its end plus the settle delay a window started being evaluated',
+    buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600],
+    registers: [this.registry],
+  });
+  readonly detections = new Counter({
+    name: 'vigil_detections_total',
+    help: 'Detection events written to _detections',
+    registers: [this.registry],
+  });
+  readonly alerts = new Counter({
+    name: 'vigil_alerts_total',
+    help: 'Alerts by outcome: queued, suppressed (dedup), no_sinks when created; delivered or failed when their deliveries settle',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly deliveryAttempts = new Counter({
+    name: 'vigil_alert_delivery_attempts_total',
+    help: 'Alert delivery attempts by sink type and outcome (delivered, retryable, permanent)',
+    labelNames: ['sink_type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly deliveryLatency = new Histogram({
+    name: 'vigil_alert_delivery_latency_seconds',
+    help: 'Time of one delivery attempt, by sink type',
+    labelNames: ['sink_type'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private outboxDepthSource: (() => Promise<number>) | null = null;
+  readonly outboxDepth = new Gauge({
+    name: 'vigil_alert_outbox_depth',
+    help: 'Alert deliveries waiting to be sent or retried',
+    registers: [this.registry],
+    collect: async () => {
+      if (this.outboxDepthSource !== null) this.outboxDepth.set(await this.outboxDepthSource());
+    },
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
   }
+
+  /** Reads the outbox depth from `source` at every scrape. */
+  observeOutbox(source: () => Promise<number>): void {
+    this.outboxDepthSource = source;
+  }
+
+  /** What the detection engine reports, into these collectors. */
+  readonly detectionMetrics: DetectionMetrics = {
+    ruleRun: (outcome, durationMs) => {
+      this.ruleRuns.inc({ outcome });
+      this.ruleRunDuration.observe(durationMs / 1000);
+    },
+    schedulerLag: (lagMs) => this.schedulerLag.observe(lagMs / 1000),
+    detections: (count) => this.detections.inc(count),
+    alerts: (outcome, count) => this.alerts.inc({ outcome }, count),
+    deliveryAttempt: (sinkType, outcome, latencyMs) => {
+      this.deliveryAttempts.inc({ sink_type: sinkType, outcome });
+      this.deliveryLatency.observe({ sink_type: sinkType }, latencyMs / 1000);
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VigilError, messageOf } from '../core/index.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
 import { overridesOf } from './cli-context.js';
+import { runAlertsList, runAlertsResend, runAlertsShow } from './commands/alerts-command.js';
 import { runDemoCommand } from './commands/demo-command.js';
 import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './commands/index-command.js';
 import { runIngestCommand } from './commands/ingest-command.js';
@@ -149,6 +150,28 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--channel <name>', 'chat: a channel name (deprecated, prefer --channel-id)')
     .option('--json', 'print JSON')
     .action(action(async (options, command: Command) => runSinksCreate(ctx, { ...globals(command), ...options })));
+
+  const alerts = program.command('alerts').description('list and show alerts with their delivery attempts, and re-send them');
+  alerts
+    .command('list')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--rule <id>', 'only this rule\'s alerts')
+    .option('--status <status>', 'only alerts with this status: pending, delivered, failed, suppressed, no_sinks')
+    .option('--limit <n>', 'how many, newest first (default 50)')
+    .option('--json', 'print JSON')
+    .action(action(async (options, command: Command) => runAlertsList(ctx, { ...globals(command), ...options })));
+  for (const [verb, run, what] of [
+    ['show', runAlertsShow, 'show an alert, its deliveries and every attempt'],
+    ['resend', runAlertsResend, 're-queue every delivery of an alert (the server sends them)'],
+  ] as const) {
+    alerts
+      .command(verb)
+      .description(what)
+      .argument('<id>')
+      .requiredOption('--tenant <tenant>', 'tenant id')
+      .option('--json', 'print JSON')
+      .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
+  }
 
   const integrations = program.command('integrations').description('connections to chat workspaces, used by chat sinks');
   const chat = integrations.command('chat').description('chat workspace integrations (bot tokens are stored encrypted)');

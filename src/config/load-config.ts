@@ -35,6 +35,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
   const logLevel = pick(overrides.logLevel, env.VIGIL_LOG_LEVEL as VigilConfig['logLevel'] | undefined, str(file, 'log_level', problems) as VigilConfig['logLevel'] | undefined, 'info');
   if (!logLevels.includes(logLevel)) problems.push(errorDiagnostic('invalid_log_level', `log level must be one of ${logLevels.join(', ')}`, { field: 'log_level' }));
 
+  // An integer setting: file key `name`, environment VIGIL_<NAME>.
+  const setting = (name: string, fallback: number): number => pick(undefined, intFromEnv(env, `VIGIL_${name.toUpperCase()}`, problems), int(file, name, problems), fallback);
   const clickhouseUrl = env.CLICKHOUSE_URL ?? str(file, 'clickhouse_url', problems);
   const poolSize = pick(undefined, intFromEnv(env, 'VIGIL_ENGINE_POOL_SIZE', problems), int(file, 'engine_pool_size', problems), 4);
   const config: VigilConfig = {
@@ -66,6 +68,19 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     },
     cliApiKey: env.VIGIL_API_KEY && env.VIGIL_API_KEY !== '' ? env.VIGIL_API_KEY : null,
     maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
+    detections: {
+      settleDelayS: setting('detection_settle_delay_s', 30),
+      catchUpHorizonS: setting('detection_catch_up_horizon_s', 86_400),
+      maxConcurrentRuns: setting('detection_max_concurrent_runs', 4),
+      ruleTimeoutS: setting('detection_rule_timeout_s', 60),
+      maxRows: setting('detection_max_rows', 10_000),
+      deliveryConcurrency: setting('delivery_concurrency', 8),
+      deliveryPerSinkConcurrency: setting('delivery_per_sink_concurrency', 2),
+      deliveryTimeoutS: setting('delivery_timeout_s', 10),
+      deliveryGiveUpS: setting('delivery_give_up_s', 86_400),
+      chatApiUrl: env.VIGIL_CHAT_API_URL || str(file, 'chat_api_url', problems) || null,
+      pagerApiUrl: env.VIGIL_PAGER_API_URL || str(file, 'pager_api_url', problems) || null,
+    },
   };
   const atLeastOne = [
     ['max_ingest_bytes', config.http.maxIngestBytes],
@@ -76,6 +91,14 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     ['query_result_ttl_s', config.query.resultTtlS],
     ['max_concurrent_queries', config.query.maxConcurrent],
     ['max_concurrent_queries_per_tenant', config.query.maxConcurrentPerTenant],
+    ['detection_catch_up_horizon_s', config.detections.catchUpHorizonS],
+    ['detection_max_concurrent_runs', config.detections.maxConcurrentRuns],
+    ['detection_rule_timeout_s', config.detections.ruleTimeoutS],
+    ['detection_max_rows', config.detections.maxRows],
+    ['delivery_concurrency', config.detections.deliveryConcurrency],
+    ['delivery_per_sink_concurrency', config.detections.deliveryPerSinkConcurrency],
+    ['delivery_timeout_s', config.detections.deliveryTimeoutS],
+    ['delivery_give_up_s', config.detections.deliveryGiveUpS],
   ] as const;
   for (const [name, value] of atLeastOne) {
     if (value < 1) problems.push(errorDiagnostic('invalid_number', `${name} must be at least 1`, { field: name }));

@@ -15,6 +15,32 @@ export interface VigilConfig {
   readonly cliApiKey: string | null;
   /** Seconds between retention sweeps and deleted-index purges. */
   readonly maintenanceIntervalS: number;
+  readonly detections: DetectionsConfig;
+}
+
+/** The detection engine and alert delivery (docs/detections.md, "Settings"). */
+export interface DetectionsConfig {
+  /** A window is evaluated this long after it ends, so ingest can catch up (E1). */
+  readonly settleDelayS: number;
+  /** After downtime, missed windows up to this old are evaluated; older ones are recorded as a gap (E2). */
+  readonly catchUpHorizonS: number;
+  /** Rule windows evaluated at once. */
+  readonly maxConcurrentRuns: number;
+  /** A rule's query running longer is cancelled; the window is tried again. */
+  readonly ruleTimeoutS: number;
+  /** Raw-event rows one window reads at most. */
+  readonly maxRows: number;
+  /** Alerts sent at once, and at once to one sink. */
+  readonly deliveryConcurrency: number;
+  readonly deliveryPerSinkConcurrency: number;
+  /** One send's time limit. */
+  readonly deliveryTimeoutS: number;
+  /** Retries of a delivery stop this long after it was queued (E13). */
+  readonly deliveryGiveUpS: number;
+  /** Chat Web API base URL for integrations that give none (default https://slack.com/api). */
+  readonly chatApiUrl: string | null;
+  /** Pager Events API base URL (default https://events.pagerduty.com). */
+  readonly pagerApiUrl: string | null;
 }
 
 export type EngineConfig =

@@ -145,3 +145,102 @@ export interface ChatIntegrationRecord {
   readonly tokenHint: string;
   readonly createdAt: number;
 }
+
+/** What the scheduler keeps per rule (detections.md E2): its cursor, its last run, and its latest gap. */
+export interface RuleRunState {
+  readonly ruleId: string;
+  readonly tenantId: string;
+  /** End of the last evaluated window (epoch ms); null until the first run (or after re-activation). */
+  readonly cursorMs: number | null;
+  readonly lastRunAt: number | null;
+  readonly lastError: string | null;
+  readonly lastErrorAt: number | null;
+  /** Failed runs in a row; the scheduler waits longer after each. */
+  readonly consecutiveFailures: number;
+  /** The latest windows skipped as older than the catch-up horizon: `(gapStartMs, gapEndMs]` of window ends. */
+  readonly gapStartMs: number | null;
+  readonly gapEndMs: number | null;
+  /** Windows skipped in all. */
+  readonly skippedWindows: number;
+}
+
+/** A rule the scheduler runs (Active or Staging), with its state. */
+export interface ScheduledRule {
+  readonly rule: DetectionRuleRecord;
+  readonly state: RuleRunState | null;
+}
+
+/**
+ * An alert's overall state: `pending` while a delivery may still be tried, `delivered` when every
+ * sink took it, `failed` when some sink gave up, `suppressed` by dedup (never sent), `no_sinks`
+ * when the rule had no sink to send it to.
+ */
+export type AlertStatus = 'pending' | 'delivered' | 'failed' | 'suppressed' | 'no_sinks';
+
+export interface AlertRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly ruleId: string;
+  readonly ruleName: string;
+  readonly severity: Severity;
+  readonly windowStartMs: number;
+  readonly windowEndMs: number;
+  readonly status: AlertStatus;
+  /** The E6 dedup key (a hash), or null when the rule has no dedup items. */
+  readonly dedupKey: string | null;
+  /** The alert object as sinks receive it; the store keeps it as JSON. */
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One row of the outbox: an alert to send to one sink. */
+export interface AlertDeliveryRecord {
+  readonly id: string;
+  readonly alertId: string;
+  readonly tenantId: string;
+  readonly sinkId: string;
+  readonly sinkType: EventSinkType;
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  /** Start of the give-up horizon: when queued, or re-queued by a resend. */
+  readonly queuedAt: number;
+  readonly lastError: string | null;
+  readonly lastHttpStatus: number | null;
+  readonly deliveredAt: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export type AttemptOutcome = 'delivered' | 'retryable' | 'permanent';
+
+/** One delivery attempt, recorded whatever its outcome (E13). */
+export interface DeliveryAttemptRecord {
+  readonly id: string;
+  readonly deliveryId: string;
+  readonly alertId: string;
+  readonly at: number;
+  readonly outcome: AttemptOutcome;
+  readonly httpStatus: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+}
+
+/** A delivery the worker claimed, with what it needs to send it. */
+export interface ClaimedDelivery {
+  readonly delivery: AlertDeliveryRecord;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/** A detection event waiting for (or done with) its write to the tenant's `_detections` index. */
+export interface PendingDetection {
+  /** The detection's id (also its alert's). */
+  readonly id: string;
+  readonly tenantId: string;
+  /** When it fired. */
+  readonly at: number;
+  readonly event: Readonly<Record<string, unknown>>;
+}

@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { EnabledState, EventSinkType, Severity } from './records.js';
+import type { AlertStatus, AttemptOutcome, DeliveryStatus, EnabledState, EventSinkType, Severity } from './records.js';
 
 /**
  * The metadata store's tables as Kysely sees them. Column names are snake_case SQL; the
@@ -120,6 +120,84 @@ export interface ChatIntegrationsTable {
   created_at: MillisColumn;
 }
 
+export interface DetectionRuleStateTable {
+  rule_id: string;
+  tenant_id: string;
+  cursor_ms: NullableMillisColumn;
+  last_run_at: NullableMillisColumn;
+  last_error: string | null;
+  last_error_at: NullableMillisColumn;
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  gap_start_ms: NullableMillisColumn;
+  gap_end_ms: NullableMillisColumn;
+  skipped_windows: ColumnType<number | string, number | undefined, number>;
+}
+
+export interface DetectionDebounceTable {
+  rule_id: string;
+  identity: string;
+  window_end_ms: MillisColumn;
+}
+
+export interface DetectionDedupTable {
+  rule_id: string;
+  dedup_key: string;
+  sent_window_end_ms: MillisColumn;
+}
+
+export interface AlertsTable {
+  id: string;
+  tenant_id: string;
+  rule_id: string;
+  rule_name: string;
+  severity: Severity;
+  window_start_ms: MillisColumn;
+  window_end_ms: MillisColumn;
+  status: AlertStatus;
+  dedup_key: string | null;
+  /** JSON object: the alert as sinks receive it. */
+  payload: string;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+export interface AlertDeliveriesTable {
+  id: string;
+  alert_id: string;
+  tenant_id: string;
+  sink_id: string;
+  sink_type: EventSinkType;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: MillisColumn;
+  queued_at: MillisColumn;
+  lease_until: NullableMillisColumn;
+  last_error: string | null;
+  last_http_status: number | null;
+  delivered_at: NullableMillisColumn;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  alert_id: string;
+  at: MillisColumn;
+  outcome: AttemptOutcome;
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+export interface DetectionOutboxTable {
+  id: string;
+  tenant_id: string;
+  at: MillisColumn;
+  /** JSON object: the `_detections` event. */
+  event: string;
+}
+
 export interface StoreDatabase {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -129,4 +207,11 @@ export interface StoreDatabase {
   detection_rule_sinks: DetectionRuleSinksTable;
   event_sinks: EventSinksTable;
   chat_integrations: ChatIntegrationsTable;
+  detection_rule_state: DetectionRuleStateTable;
+  detection_debounce: DetectionDebounceTable;
+  detection_dedup: DetectionDedupTable;
+  alerts: AlertsTable;
+  alert_deliveries: AlertDeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  detection_outbox: DetectionOutboxTable;
 }

@@ -1,5 +1,14 @@
 import type {
+  AlertDeliveryRecord,
+  AlertRecord,
+  AlertStatus,
   ApiKeyRecord,
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  DeliveryStatus,
+  PendingDetection,
+  RuleRunState,
+  ScheduledRule,
   AuditEntry,
   ChatIntegrationRecord,
   DetectionRuleRecord,
@@ -26,6 +35,8 @@ export interface Store {
   readonly rules: DetectionRuleRepository;
   readonly sinks: EventSinkRepository;
   readonly chatIntegrations: ChatIntegrationRepository;
+  readonly detectionState: DetectionStateRepository;
+  readonly alerts: AlertRepository;
   close(): Promise<void>;
 }
 
@@ -184,4 +195,105 @@ export interface ChatIntegrationRepository {
   list(tenantId?: string): Promise<ChatIntegrationRecord[]>;
   /** False when no such integration; ConflictError while sinks still post through it. */
   delete(tenantId: string, id: string): Promise<boolean>;
+}
+
+/** An alert to store with its outbox rows (none when suppressed or when the rule has no sinks). */
+export interface NewAlert {
+  readonly alert: AlertRecord;
+  readonly deliveries: readonly AlertDeliveryRecord[];
+}
+
+/** Everything one evaluated window changes, written in one transaction (detections.md E13). */
+export interface WindowCommit {
+  readonly tenantId: string;
+  readonly ruleId: string;
+  readonly windowEndMs: number;
+  /** The cursor the run started from: the commit happens only if it is still the rule's cursor. */
+  readonly expectedCursorMs: number | null;
+  readonly ranAtMs: number;
+  /** Identities of the rows the alerts carried, remembered with `windowEndMs` (E5). */
+  readonly identities: readonly string[];
+  /** Memory of windows ending at or before this can never overlap a later window: it is dropped. */
+  readonly forgetIdentitiesUpToMs: number;
+  /** Dedup keys sent by this window's alerts (E6). */
+  readonly sentDedupKeys: readonly string[];
+  readonly alerts: readonly NewAlert[];
+  /** Set on the rule when an Active rule alerted (E7). */
+  readonly lastAlertedAtMs: number | null;
+  /** The window's `_detections` events, queued for shipping to the events engine. */
+  readonly detections: readonly PendingDetection[];
+}
+
+/**
+ * The scheduler's state per rule and the evaluator's memory. `commitWindow` is the one write of a
+ * run: the cursor, the memory, the alerts and their outbox rows together, so a crash leaves
+ * either all of a window or none of it.
+ */
+export interface DetectionStateRepository {
+  /** Every Active or Staging rule of every tenant (effective state), with its sinks and state. */
+  listScheduled(): Promise<ScheduledRule[]>;
+  getState(ruleId: string): Promise<RuleRunState | null>;
+  /** Forgets the cursor, so the next run evaluates only the latest window (E3 on re-activation). */
+  resetCursor(tenantId: string, ruleId: string): Promise<void>;
+  /** Records a failed run; the cursor stays, so the window is tried again. */
+  recordFailure(tenantId: string, ruleId: string, error: string, atMs: number): Promise<void>;
+  /**
+   * Moves the cursor over windows older than the catch-up horizon and records them as the rule's
+   * latest gap (E2): `(fromMs, toMs]` of window ends, `windows` of them. False when the cursor moved meanwhile.
+   */
+  recordGap(tenantId: string, ruleId: string, expectedCursorMs: number | null, fromMs: number, toMs: number, windows: number): Promise<boolean>;
+  /** Identities the rule alerted in windows ending after `afterWindowEndMs`. */
+  alertedIdentities(ruleId: string, afterWindowEndMs: number): Promise<Set<string>>;
+  /** For each of these keys the rule sent, the window end of its last sending. */
+  lastSent(ruleId: string, keys: readonly string[]): Promise<Map<string, number>>;
+  /** Applies a window's run; false (and nothing written) when the cursor is no longer `expectedCursorMs`. */
+  commitWindow(commit: WindowCommit): Promise<boolean>;
+  /** Detections not yet written to `_detections`, oldest first. */
+  unshippedDetections(limit: number): Promise<PendingDetection[]>;
+  /** Forgets detections the events engine now holds. */
+  markDetectionsShipped(ids: readonly string[]): Promise<void>;
+}
+
+export interface AlertListOptions extends PageOptions {
+  readonly ruleId?: string;
+  readonly status?: AlertStatus;
+}
+
+/** How one attempt ended and what the delivery becomes. */
+export interface AttemptResult {
+  readonly attempt: DeliveryAttemptRecord;
+  readonly status: DeliveryStatus;
+  readonly nextAttemptAt: number;
+}
+
+/** Alerts, their outbox rows and their delivery attempts. */
+export interface AlertRepository {
+  /** The tenant's alerts, newest first (creation time, then id), keyset-paginated like the other lists. */
+  list(tenantId: string, options: AlertListOptions): Promise<Page<AlertRecord>>;
+  get(tenantId: string, id: string): Promise<AlertRecord | null>;
+  /** The alert whatever its tenant; the caller checks the requester may see that tenant. */
+  getAnyTenant(id: string): Promise<AlertRecord | null>;
+  /** The alert's deliveries, in sink order of creation. */
+  deliveries(alertId: string): Promise<AlertDeliveryRecord[]>;
+  /** Every attempt at the alert's deliveries, oldest first (attempts of one moment in the deliveries' order). */
+  attempts(alertId: string): Promise<DeliveryAttemptRecord[]>;
+  /**
+   * Leases up to `limit` pending deliveries due at `nowMs` (oldest due first) until `leaseUntilMs`,
+   * skipping those of `skipSinkIds`. A lease that expired (its worker died mid-send) is claimable
+   * again: delivery is at least once.
+   */
+  claimDue(nowMs: number, limit: number, leaseUntilMs: number, skipSinkIds: ReadonlySet<string>): Promise<ClaimedDelivery[]>;
+  /** Records an attempt, updates its delivery (releasing the lease) and the alert's status, in one transaction. */
+  recordAttempt(deliveryId: string, result: AttemptResult, atMs: number): Promise<void>;
+  /** Re-queues every delivery of the alert from `nowMs` with a new give-up horizon; how many. */
+  resend(tenantId: string, alertId: string, nowMs: number): Promise<number>;
+  /**
+   * Ends every lease at once (`vigil serve` starting in embedded mode, where the data directory
+   * lock proves the workers that held them are gone); how many.
+   */
+  releaseLeases(): Promise<number>;
+  /** Deliveries still pending (the outbox depth). */
+  pendingCount(): Promise<number>;
+  /** When the earliest pending delivery is due, or null. */
+  nextDueAt(): Promise<number | null>;
 }

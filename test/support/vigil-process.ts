@@ -37,6 +37,8 @@ export interface ServerProcess {
   readonly bootstrapKey: string;
   readonly stdout: () => string;
   stop(): Promise<number>;
+  /** `kill -9`: no shutdown at all. */
+  kill(): Promise<number>;
 }
 
 /** Starts `vigil serve` on a free port and waits until it announces itself in server.json. */
@@ -65,6 +67,11 @@ export async function startVigilServer(dataDir: string, env: Record<string, stri
           async stop() {
             child.kill('SIGTERM');
             return exited;
+          },
+          async kill() {
+            child.kill('SIGKILL');
+            await exited;
+            return -9;
           },
         };
       }

@@ -143,6 +143,7 @@ describe('vigil rules', () => {
     const shown = JSON.parse((await vigil(['rules', 'get', staging.id, '--tenant', 'acme', '--json'])).out);
     expect(shown).toMatchObject({ id: staging.id, event_sink_ids: [], severity: 'Informational', author_user_id: null });
     expect((await vigil(['rules', 'get', staging.id, '--tenant', 'acme'])).out).toContain('state:        Staging');
+    expect((await vigil(['rules', 'get', staging.id, '--tenant', 'acme'])).out).toContain('evaluated to: not yet');
     expect((await vigil(['rules', 'get', staging.id, '--tenant', 'globex'])).err).toMatch(/not found/);
 
     expect(JSON.parse((await vigil(['rules', 'delete', staging.id, '--tenant', 'acme', '--json'])).out)).toEqual({ id: staging.id, tenant_id: 'acme' });

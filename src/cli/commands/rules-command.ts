@@ -44,7 +44,10 @@ export async function runRulesList(ctx: CliContext, options: RulesOptions): Prom
 
 /** `vigil rules get ID`: the rule as the API shows it. */
 export async function runRulesGet(ctx: CliContext, id: string, options: RulesOptions): Promise<number> {
-  const rule = await withStoreServices(ctx, options, (s) => s.rules.find(id, inTenant(options.tenant)));
+  const { rule, state } = await withStoreServices(ctx, options, async (s) => {
+    const found = await s.rules.find(id, inTenant(options.tenant));
+    return { rule: found, state: await s.store.detectionState.getState(found.id) };
+  });
   const object = toDetectionRuleObject(rule, 'full');
   if (options.json) {
     printJson(ctx.stdout, object);
@@ -59,6 +62,11 @@ export async function runRulesGet(ctx: CliContext, id: string, options: RulesOpt
     ['event sinks', rule.eventSinkIds.join(', ') || '-'],
     ['tags', rule.tags.join(', ') || '-'],
     ['last alerted', rule.lastAlertedAt === null ? 'never' : formatApiTimestamp(rule.lastAlertedAt)],
+    ['evaluated to', state?.cursorMs == null ? 'not yet' : formatApiTimestamp(state.cursorMs)],
+    ...(state?.lastError ? ([['last error', `${state.lastError} (${state.consecutiveFailures} failed run${state.consecutiveFailures === 1 ? '' : 's'} in a row)`]] as [string, string][]) : []),
+    ...(state?.gapEndMs != null && state.gapStartMs != null
+      ? ([['skipped', `${state.skippedWindows} window${state.skippedWindows === 1 ? '' : 's'}, latest gap ${formatApiTimestamp(state.gapStartMs)} – ${formatApiTimestamp(state.gapEndMs)} (older than the catch-up horizon)`]] as [string, string][])
+      : []),
     ['query', rule.queryText],
   ];
   for (const [label, value] of lines) ctx.stdout.write(`${`${label}:`.padEnd(14)}${value}\n`);

@@ -222,7 +222,7 @@ function templateText(template: AlertTemplateRecord | null): string | null {
   return template === null ? null : JSON.stringify(template);
 }
 
-function toSummary(row: Selectable<DetectionRulesTable>): DetectionRuleSummary {
+export function toSummary(row: Selectable<DetectionRulesTable>): DetectionRuleSummary {
   return {
     id: row.id,
     tenantId: row.tenant_id,

@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/index.js';
 import { migrateStore } from '../migrations/migrate-store.js';
 import type {
+  AlertRepository,
   ApiKeyRepository,
+  DetectionStateRepository,
   AuditRepository,
   ChatIntegrationRepository,
   DetectionRuleRepository,
@@ -12,7 +14,9 @@ import type {
   TenantRepository,
 } from '../store.js';
 import type { StoreDatabase } from '../store-database.js';
+import { KyselyAlertRepository } from './kysely-alert-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
+import { KyselyDetectionStateRepository } from './kysely-detection-state-repository.js';
 import { KyselyAuditRepository } from './kysely-audit-repository.js';
 import { KyselyChatIntegrationRepository } from './kysely-chat-integration-repository.js';
 import { KyselyDetectionRuleRepository } from './kysely-detection-rule-repository.js';
@@ -41,6 +45,8 @@ export class KyselyStore implements Store {
   readonly rules: DetectionRuleRepository;
   readonly sinks: EventSinkRepository;
   readonly chatIntegrations: ChatIntegrationRepository;
+  readonly detectionState: DetectionStateRepository;
+  readonly alerts: AlertRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -55,6 +61,8 @@ export class KyselyStore implements Store {
     this.rules = new KyselyDetectionRuleRepository(db, runner);
     this.sinks = new KyselyEventSinkRepository(db, runner);
     this.chatIntegrations = new KyselyChatIntegrationRepository(db, runner);
+    this.detectionState = new KyselyDetectionStateRepository(db, runner);
+    this.alerts = new KyselyAlertRepository(db, runner);
   }
 
   migrate(): Promise<void> {

@@ -6,7 +6,23 @@ import { migrateStore } from './migrate-store.js';
 import { storeMigrations } from './store-migrations.js';
 
 const names = storeMigrations.map(([name]) => name);
-const allTables = ['api_keys', 'audit_outbox', 'chat_integrations', 'detection_rule_sinks', 'detection_rules', 'event_sinks', 'indexes', 'tenants'];
+const allTables = [
+  'alert_deliveries',
+  'alerts',
+  'api_keys',
+  'audit_outbox',
+  'chat_integrations',
+  'delivery_attempts',
+  'detection_debounce',
+  'detection_dedup',
+  'detection_outbox',
+  'detection_rule_sinks',
+  'detection_rule_state',
+  'detection_rules',
+  'event_sinks',
+  'indexes',
+  'tenants',
+];
 let db: Kysely<unknown> | undefined;
 afterEach(async () => {
   await db?.destroy();

@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as detectionRulesAndSinks from './0002-detection-rules-and-sinks.js';
+import * as detectionEngine from './0003-detection-engine.js';
+import * as detectionOutbox from './0004-detection-outbox.js';
 
 /**
  * Every schema migration, in the order they apply. Listed in code rather than read from a folder
@@ -10,4 +12,6 @@ import * as detectionRulesAndSinks from './0002-detection-rules-and-sinks.js';
 export const storeMigrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001-initial', initial],
   ['0002-detection-rules-and-sinks', detectionRulesAndSinks],
+  ['0003-detection-engine', detectionEngine],
+  ['0004-detection-outbox', detectionOutbox],
 ];

@@ -1,8 +1,10 @@
 import { describe } from 'vitest';
+import { describeAlertContract } from './alert-contract.js';
 import { describeApiKeyContract } from './api-key-contract.js';
 import { describeAuditContract } from './audit-contract.js';
 import { describeCreationOrderPaginationContract } from './creation-order-pagination-contract.js';
 import { describeDetectionRuleContract } from './detection-rule-contract.js';
+import { describeDetectionStateContract } from './detection-state-contract.js';
 import { describeEventSinkContract } from './event-sink-contract.js';
 import { describeIndexContract } from './index-contract.js';
 import { describeIndexPaginationContract } from './index-pagination-contract.js';
@@ -29,5 +31,7 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describeDetectionRuleContract(store);
     describeEventSinkContract(store);
     describeCreationOrderPaginationContract(store);
+    describeDetectionStateContract(store);
+    describeAlertContract(store);
   });
 }

@@ -1,0 +1,137 @@
+import { IngestError, type Clock, type Logger } from '../core/index.js';
+import {
+  DeliveryWorker,
+  RuleScheduler,
+  createSinkResolver,
+  defaultDeliverySettings,
+  defaultSchedulerSettings,
+  type DeliverySettings,
+  type DetectionMetrics,
+  type RunQuery,
+  type SchedulerSettings,
+  type WriteDetections,
+} from '../detections/index.js';
+import type { Engine } from '../engine/index.js';
+import { ingestStream } from '../ingest/index.js';
+import type { Store } from '../store/index.js';
+import type { ChatIntegrationService } from './chat-integration-service.js';
+import type { EventSinkService } from './event-sink-service.js';
+import type { IndexService } from './index-service.js';
+import { createRuleQueryRunner } from './rule-query-runner.js';
+import type { TenantService } from './tenant-service.js';
+
+/** The deployment's detection and delivery settings (docs/detections.md, "Settings"). */
+export interface DetectionEngineSettings {
+  readonly scheduler: SchedulerSettings;
+  readonly delivery: DeliverySettings;
+  /** One send's time limit. */
+  readonly sendTimeoutMs: number;
+  /** Chat Web API base URL for integrations that name none. */
+  readonly chatApiUrl: string | null;
+  /** Pager Events API base URL. */
+  readonly pagerApiUrl: string | null;
+  readonly userAgent: string;
+  /**
+   * Whether this process is the only delivery worker of its store (embedded mode: the data
+   * directory lock proves it), so leases left by a killed process can be released at start.
+   */
+  readonly exclusiveWorker: boolean;
+}
+
+export const defaultDetectionEngineSettings: DetectionEngineSettings = {
+  scheduler: defaultSchedulerSettings,
+  delivery: defaultDeliverySettings,
+  sendTimeoutMs: 10_000,
+  chatApiUrl: null,
+  pagerApiUrl: null,
+  userAgent: 'vigil',
+  exclusiveWorker: false,
+};
+
+export interface DetectionEngineDeps {
+  readonly store: Store;
+  readonly engine: Engine;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly tenants: TenantService;
+  readonly indexes: IndexService;
+  readonly sinks: EventSinkService;
+  readonly chatIntegrations: ChatIntegrationService;
+  readonly allowPrivateDestinations: boolean;
+  readonly metrics?: DetectionMetrics;
+}
+
+/**
+ * The detection engine of `vigil serve`: the rule scheduler and the delivery worker, wired to the
+ * events engine. Rule windows run through a runner of their own (one statement per window, see
+ * rule-query-runner.ts; the scheduler bounds how many run at once, apart from the ad hoc queries'
+ * limits), detections are ingested into each tenant's `_detections` index, and sinks open their
+ * secrets through the services that sealed them.
+ */
+export class DetectionEngine {
+  readonly scheduler: RuleScheduler;
+  readonly worker: DeliveryWorker;
+  private readonly store: Store;
+  private readonly exclusive: boolean;
+
+  constructor(deps: DetectionEngineDeps, settings: DetectionEngineSettings = defaultDetectionEngineSettings) {
+    const { store, engine, clock, logger } = deps;
+    this.store = store;
+    this.exclusive = settings.exclusiveWorker;
+    const runQuery: RunQuery = createRuleQueryRunner(engine, deps.indexes, clock, { cacheTtlMs: 5000 });
+    const writeDetections: WriteDetections = async (tenantId, events) => {
+      await deps.tenants.ensure(tenantId);
+      const index = await deps.tenants.systemIndex(tenantId, '_detections');
+      if (index === null) throw new IngestError(`tenant ${tenantId} has no _detections index`);
+      const summary = await ingestStream(
+        [events.map((event) => JSON.stringify(event)).join('\n')],
+        { tenantId, indexId: index.id, timestampFields: ['timestamp'], sourceType: 'vigil:detection' },
+        { engine, reserveSequence: (count) => store.tenants.reserveSequence(tenantId, count), clock },
+        { format: 'ndjson' },
+      );
+      if (summary.rejected > 0) throw new IngestError(`writing detections: ${summary.errors[0]?.error ?? 'rejected'}`);
+    };
+    this.worker = new DeliveryWorker(
+      {
+        store,
+        clock,
+        logger: logger.child({ component: 'delivery' }),
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
+        resolveSink: createSinkResolver({
+          store,
+          clock,
+          http: { allowPrivateDestinations: deps.allowPrivateDestinations, timeoutMs: settings.sendTimeoutMs, userAgent: settings.userAgent },
+          secretsOf: (sink) => deps.sinks.secretsOf(sink),
+          tokenOf: (integration) => deps.chatIntegrations.tokenOf(integration),
+          ...(settings.chatApiUrl ? { chatApiUrl: settings.chatApiUrl } : {}),
+          ...(settings.pagerApiUrl ? { pagerApiUrl: settings.pagerApiUrl } : {}),
+        }),
+      },
+      settings.delivery,
+    );
+    this.scheduler = new RuleScheduler(
+      {
+        store,
+        clock,
+        runQuery,
+        writeDetections,
+        logger: logger.child({ component: 'scheduler' }),
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
+        onAlertsQueued: () => this.worker.kick(),
+      },
+      settings.scheduler,
+    );
+  }
+
+  /** Starts both loops. A process that is the only worker first takes back deliveries a killed one left leased. */
+  async start(): Promise<void> {
+    if (this.exclusive) await this.store.alerts.releaseLeases();
+    this.scheduler.start();
+    this.worker.start();
+  }
+
+  /** Stops both; running rule windows are cancelled (they run again after a restart), sends get a grace period. */
+  async stop(): Promise<void> {
+    await Promise.all([this.scheduler.stop(), this.worker.stop()]);
+  }
+}

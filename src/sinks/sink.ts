@@ -1,0 +1,14 @@
+import type { AlertMessage } from './alert-message.js';
+import type { DeliveryOutcome } from './delivery-outcome.js';
+
+export type SinkType = 'Webhook' | 'Chat' | 'Pager';
+
+/**
+ * A destination for alerts. `send` makes one attempt and never throws for a failed delivery: it
+ * classifies the outcome instead, so the delivery worker decides about retries without knowing
+ * the receiver's protocol.
+ */
+export interface Sink {
+  readonly type: SinkType;
+  send(alert: AlertMessage, signal?: AbortSignal): Promise<DeliveryOutcome>;
+}
