@@ -22,9 +22,7 @@ module.exports = {
     layer('ingest', ['core', 'engine']),
     // admin wires the rule and sink services for the API and the CLI; their domain checks (the
     // query analyzer, templates, sink arguments) live in detections, the rule model's home.
-    // It also wires the detection engine's runQuery (admin/rule-query-runner.ts), which compiles
-    // a rule's window as one statement: hence query, whose compiler search uses the same way.
-    layer('admin', ['core', 'engine', 'store', 'ingest', 'search', 'detections', 'query']),
+    layer('admin', ['core', 'engine', 'store', 'ingest', 'search', 'detections']),
     layer('detections', ['core', 'query', 'store', 'sinks']),
     layer('api', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine']),
     layer('cli', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),

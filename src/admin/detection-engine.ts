@@ -13,11 +13,11 @@ import {
 } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
 import { ingestStream } from '../ingest/index.js';
+import type { SearchService } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import type { ChatIntegrationService } from './chat-integration-service.js';
 import type { EventSinkService } from './event-sink-service.js';
 import type { IndexService } from './index-service.js';
-import { createRuleQueryRunner } from './rule-query-runner.js';
 import type { TenantService } from './tenant-service.js';
 
 /** The deployment's detection and delivery settings (docs/detections.md, "Settings"). */
@@ -51,6 +51,8 @@ export const defaultDetectionEngineSettings: DetectionEngineSettings = {
 export interface DetectionEngineDeps {
   readonly store: Store;
   readonly engine: Engine;
+  /** Runs each rule window's query (as one statement, `runOnce`). */
+  readonly search: SearchService;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly tenants: TenantService;
@@ -63,9 +65,8 @@ export interface DetectionEngineDeps {
 
 /**
  * The detection engine of `vigil serve`: the rule scheduler and the delivery worker, wired to the
- * events engine. Rule windows run through a runner of their own (one statement per window, see
- * rule-query-runner.ts; the scheduler bounds how many run at once, apart from the ad hoc queries'
- * limits), detections are ingested into each tenant's `_detections` index, and sinks open their
+ * events engine. Rule windows run through the search service as one statement each (`runOnce`;
+ * the scheduler bounds how many run at once, apart from the ad hoc queries' limits), detections are ingested into each tenant's `_detections` index, and sinks open their
  * secrets through the services that sealed them.
  */
 export class DetectionEngine {
@@ -78,7 +79,11 @@ export class DetectionEngine {
     const { store, engine, clock, logger } = deps;
     this.store = store;
     this.exclusive = settings.exclusiveWorker;
-    const runQuery: RunQuery = createRuleQueryRunner(engine, deps.indexes, clock, { cacheTtlMs: 5000 });
+    const runQuery: RunQuery = async (query) => {
+      const range = { startNs: query.startNs, endNs: query.endNs };
+      const result = await deps.search.runOnce(query.tenantId, query.queryText, range, query.maxRows, query.signal);
+      return { columns: result.columns, rows: result.rows.map((row) => ({ rowId: row.rowId, columns: row.columns })) };
+    };
     const writeDetections: WriteDetections = async (tenantId, events) => {
       await deps.tenants.ensure(tenantId);
       const index = await deps.tenants.systemIndex(tenantId, '_detections');
@@ -89,6 +94,7 @@ export class DetectionEngine {
         { engine, reserveSequence: (count) => store.tenants.reserveSequence(tenantId, count), clock },
         { format: 'ndjson' },
       );
+      deps.search.eventsWritten(tenantId);
       if (summary.rejected > 0) throw new IngestError(`writing detections: ${summary.errors[0]?.error ?? 'rejected'}`);
     };
     this.worker = new DeliveryWorker(

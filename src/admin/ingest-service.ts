@@ -36,6 +36,8 @@ export class IngestService {
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
     private readonly settings: IngestServiceSettings,
+    /** Told the tenant after an ingestion wrote (or may have written) events: caches of its fields go stale. */
+    private readonly eventsWritten: (tenantId: string) => void = () => {},
   ) {}
 
   async ingest(request: IngestRequest, source: AsyncIterable<Buffer | Uint8Array | string>, actor: Actor): Promise<{ index: IndexRecord; summary: IngestSummary }> {
@@ -43,7 +45,7 @@ export class IngestService {
     if (request.sourceType !== undefined) checkSourceType(request.sourceType);
     const index = await this.targetIndex(request, actor);
     const timestampFields = [...(request.timestampField ? [request.timestampField] : []), ...(index.timestampFields ?? defaultTimestampFields)];
-    const summary = await ingestStream(
+    const summary = await this.writing(index.tenantId, () => ingestStream(
       source,
       {
         tenantId: index.tenantId,
@@ -64,7 +66,7 @@ export class IngestService {
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
       },
-    );
+    ));
     await this.audit.record(index.tenantId, actor, 'ingest', index.id, {
       index: index.name,
       ingested: summary.ingested,
@@ -73,6 +75,14 @@ export class IngestService {
       format: summary.format,
     });
     return { index, summary };
+  }
+
+  private async writing<T>(tenantId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.eventsWritten(tenantId); // a failed ingestion may have written some batches
+    }
   }
 
   private async targetIndex(request: IngestRequest, actor: Actor): Promise<IndexRecord> {

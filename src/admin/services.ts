@@ -58,6 +58,7 @@ export function createServices(deps: {
   const sinkArgs = new EventSinkArgsChecker({ allowPrivateDestinations: deps.allowPrivateDestinations });
   const sinks = new EventSinkService(store, tenants, audit, clock, deps.secrets, sinkArgs);
   const chatIntegrations = new ChatIntegrationService(store, tenants, audit, clock, deps.secrets, sinkArgs);
+  const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
   return {
     store,
     audit,
@@ -68,14 +69,15 @@ export function createServices(deps: {
     sinks,
     chatIntegrations,
     alerts: new AlertService(store, audit, clock),
-    ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest) : null,
+    ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest, (tenant) => search?.eventsWritten(tenant)) : null,
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
-    search: engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null,
-    detections: engine
+    search,
+    detections: engine && search
       ? new DetectionEngine(
           {
             store,
             engine,
+            search,
             clock,
             logger,
             tenants,

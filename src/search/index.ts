@@ -4,7 +4,8 @@
  * rows. Imports core, query and engine; the HTTP and CLI layers call it.
  */
 export { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
-export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
+export { planQuery, type FieldPathSource, type QueryPlan, type QueryRequest } from './plan-query.js';
+export { TenantCatalog, defaultCatalogTtlMs } from './tenant-catalog.js';
 export { decodeRows, type DecodedRow, type ResultRow, type RowId } from './decode-rows.js';
 export { readFlatJson } from './flat-json-reader.js';
 export { eventColumns } from './result-columns.js';

@@ -33,17 +33,22 @@ export interface QueryPlan {
   readonly indexNames: ReadonlyMap<string, string>;
 }
 
+/** Where planning reads the field catalog when not straight from the engine (a TenantCatalog). */
+export interface FieldPathSource {
+  fieldPaths(tenant: string, indexIds: readonly string[], fromMs: number, toMs: number): Promise<readonly string[]>;
+}
+
 /** Parses, analyzes and compiles a query; throws QuerySyntaxError or QueryAnalysisError. */
-export async function planQuery(engine: Engine, request: QueryRequest): Promise<QueryPlan> {
+export async function planQuery(engine: Engine, request: QueryRequest, catalog?: FieldPathSource): Promise<QueryPlan> {
   const parsed = parseQuery(request.text);
   if (parsed.query === null) throw withDiagnostics(QuerySyntaxError, parsed.diagnostics);
-  const catalog = await engine.fieldCatalog(
-    request.tenant,
-    request.indexes.map((index) => index.id),
-    nsToMs(request.startNs),
-    nsToMs(request.endNs),
-  );
-  const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths: catalog.map((f) => f.path) });
+  const ids = request.indexes.map((index) => index.id);
+  const fromMs = nsToMs(request.startNs);
+  const toMs = nsToMs(request.endNs);
+  const fieldPaths = catalog
+    ? await catalog.fieldPaths(request.tenant, ids, fromMs, toMs)
+    : (await engine.fieldCatalog(request.tenant, ids, fromMs, toMs)).map((f) => f.path);
+  const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths });
   if (analysis.analyzed === null) throw withDiagnostics(QueryAnalysisError, analysis.diagnostics);
   const compiled = compileQuery(analysis.analyzed, {
     tenant: request.tenant,

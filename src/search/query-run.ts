@@ -8,10 +8,10 @@
  */
 import { EngineError, ErrorCodes, VigilError, newId, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import { compileQuery, compileTimeHistogram, isSliceable, type IndexInfo } from '../query/index.js';
+import { compileQuery, compileTimeHistogram, isSliceable } from '../query/index.js';
 import type { AdhocQuery } from './adhoc-request.js';
 import { decodeRows, type DecodedRow } from './decode-rows.js';
-import { planQuery, type QueryPlan } from './plan-query.js';
+import type { QueryPlan } from './plan-query.js';
 import { eventColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
 import { bucketWidthNs, planSlices } from './time-slices.js';
@@ -21,6 +21,8 @@ export type QueryStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 /** What a client may see of a query at any moment. */
 export interface QuerySnapshot {
   readonly status: QueryStatus;
+  /** `events` (rows carry row ids, time order) or `table` (an aggregated table). */
+  readonly kind: 'events' | 'table';
   readonly columns: readonly string[];
   readonly rows: readonly DecodedRow[];
   readonly bytesScanned: number;
@@ -39,6 +41,7 @@ export interface QueryRunDeps {
 export class QueryRun {
   readonly id = newId();
   private status: QueryStatus = 'running';
+  private readonly kind: 'events' | 'table';
   private rows: DecodedRow[] = [];
   private columns: readonly string[] = [];
   private bytesScanned = 0;
@@ -55,6 +58,7 @@ export class QueryRun {
     plan: QueryPlan,
   ) {
     this.budget = new TableBudget(request.maxBytes);
+    this.kind = resultKind(plan);
     this.done = this.execute(plan).then(
       () => {
         if (this.status === 'running') this.status = 'completed';
@@ -63,13 +67,8 @@ export class QueryRun {
     );
   }
 
-  /** Plans the query (syntax and analysis errors reject here, before anything runs). */
-  static async plan(engine: Engine, request: AdhocQuery, indexes: readonly IndexInfo[]): Promise<QueryPlan> {
-    return planQuery(engine, { tenant: request.tenant, text: request.text, indexes, startNs: request.startNs, endNs: request.endNs });
-  }
-
   snapshot(): QuerySnapshot {
-    return { status: this.status, columns: this.columns, rows: this.rows, bytesScanned: this.bytesScanned, truncated: this.truncated, error: this.error };
+    return { status: this.status, kind: this.kind, columns: this.columns, rows: this.rows, bytesScanned: this.bytesScanned, truncated: this.truncated, error: this.error };
   }
 
   /** Stops the engine work and frees the rows; idempotent, and a no-op once finished. */
@@ -149,8 +148,7 @@ export class QueryRun {
       if (this.cancelled) return;
       const decoded = decodeRows(compiled.output, result.rows, plan.indexNames);
       // Aggregated tables ignore max_rows (interface 2.1); event results obey it.
-      const aggregated = compiled.output.kind === 'table' && !compiled.output.rowIdentity;
-      const limit = aggregated ? decoded.length : Math.min(decoded.length, request.maxRows);
+      const limit = this.kind === 'table' ? decoded.length : Math.min(decoded.length, request.maxRows);
       const kept: DecodedRow[] = [];
       for (const row of decoded.slice(0, limit)) {
         if (!this.budget.admit(row)) {
@@ -183,4 +181,10 @@ export class QueryRun {
       error instanceof VigilError ? error : new EngineError('running query', { code: ErrorCodes.engineFailure, cause: error });
     this.deps.logger.warn({ err: this.error, code: this.error.code }, 'query failed');
   }
+}
+
+/** Aggregated tables have no events behind their rows; everything else is events in time order. */
+export function resultKind(plan: QueryPlan): 'events' | 'table' {
+  const output = plan.compiled.output;
+  return output.kind === 'table' && !output.rowIdentity ? 'table' : 'events';
 }

@@ -5,10 +5,13 @@
  */
 import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import type { IndexInfo, PredicatePlan } from '../query/index.js';
+import { compileQuery, type IndexInfo, type PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
-import type { QueryPlan } from './plan-query.js';
-import { QueryRun, type QuerySnapshot } from './query-run.js';
+import { decodeRows } from './decode-rows.js';
+import { planQuery, type QueryPlan } from './plan-query.js';
+import { QueryRun, resultKind, type QuerySnapshot } from './query-run.js';
+import { eventColumns } from './result-columns.js';
+import { TenantCatalog } from './tenant-catalog.js';
 
 export interface SearchSettings {
   /** A blocking query that runs longer is cancelled and answers 504 (interface 8: 300 s). */
@@ -60,14 +63,17 @@ export interface QueryExplanation {
 export class SearchService {
   private readonly entries = new Map<string, Entry>();
   private readonly running = new Set<QueryRun>();
+  private readonly catalog: TenantCatalog;
 
   constructor(
     private readonly engine: Engine,
-    private readonly indexesOf: (tenant: string) => Promise<readonly IndexInfo[]>,
+    indexesOf: (tenant: string) => Promise<readonly IndexInfo[]>,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: SearchSettings = defaultSearchSettings,
-  ) {}
+  ) {
+    this.catalog = new TenantCatalog(engine, indexesOf, clock);
+  }
 
   /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
   async start(tenant: string, body: AdhocQueryBody): Promise<string> {
@@ -104,8 +110,7 @@ export class SearchService {
 
   /** Parses, analyzes and compiles without running: the tree, the SQL and each predicate's index. */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
-    const request: AdhocQuery = { tenant, text, ...range, maxRows: 1, maxBytes: 1, scanBackToFront: true };
-    const plan = await QueryRun.plan(this.engine, request, await this.indexesOf(tenant));
+    const plan = await this.plan(tenant, text, range);
     return { plan, predicates: plan.compiled.plans };
   }
 
@@ -120,8 +125,23 @@ export class SearchService {
       scanBackToFront: (options.order ?? 'desc') === 'desc',
     };
     const snapshot = await this.runToEnd(request, options.signal);
-    const kind = snapshot.rows.length > 0 && snapshot.rows.every((r) => r.rowId === null) ? 'table' : 'events';
-    return { kind, columns: snapshot.columns, rows: snapshot.rows, bytesScanned: snapshot.bytesScanned, truncated: snapshot.truncated };
+    return { kind: snapshot.kind, columns: snapshot.columns, rows: snapshot.rows, bytesScanned: snapshot.bytesScanned, truncated: snapshot.truncated };
+  }
+
+  /**
+   * Runs a query over a short range as one statement: events earliest first up to `maxRows`, or
+   * the whole aggregation. Detection windows use it: for a minute of events the histogram and
+   * time slices of ad hoc searches cost more than they save. It bypasses the ad hoc concurrency
+   * limits; the caller bounds its own (the rule scheduler does).
+   */
+  async runOnce(tenant: string, text: string, range: TimeRange, maxRows: number, signal?: AbortSignal): Promise<QueryResult> {
+    const plan = await this.plan(tenant, text, range);
+    const kind = resultKind(plan);
+    const compiled = kind === 'events' ? compileQuery(plan.analyzed, { tenant, ...range, order: 'asc', limit: maxRows }) : plan.compiled;
+    const result = await this.engine.query(compiled.sql, { settings: compiled.settings, ...(signal ? { signal } : {}) });
+    const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
+    const columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : eventColumns(rows);
+    return { kind, columns, rows, bytesScanned: result.stats.bytesRead, truncated: false };
   }
 
   /** Runs a checked query to completion (the CLI's path; the same limits apply). */
@@ -162,12 +182,23 @@ export class SearchService {
 
   private async launch(request: AdhocQuery): Promise<QueryRun> {
     this.admit(request.tenant);
-    const plan = await QueryRun.plan(this.engine, request, await this.indexesOf(request.tenant));
+    const plan = await this.plan(request.tenant, request.text, request);
     this.admit(request.tenant); // planning awaited: others may have started meanwhile
     const run = new QueryRun(request, { engine: this.engine, logger: this.logger }, plan);
     this.running.add(run);
     void run.done.then(() => this.running.delete(run));
     return run;
+  }
+
+  /** Called after events are written for the tenant: its next queries read the field catalog anew. */
+  eventsWritten(tenant: string): void {
+    this.catalog.forget(tenant);
+  }
+
+  /** Plans a query with the tenant's (briefly cached) indexes and field catalog. */
+  private async plan(tenant: string, text: string, range: TimeRange): Promise<QueryPlan> {
+    const indexes = await this.catalog.indexes(tenant);
+    return planQuery(this.engine, { tenant, text, indexes, startNs: range.startNs, endNs: range.endNs }, this.catalog);
   }
 
   private admit(tenant: string): void {

@@ -115,6 +115,16 @@ describe('blocking_query', () => {
     expect(r.body.metadata.truncated).toBe(false);
   }, 120_000);
 
+  it('sees a new index and a newly ingested field at once, though the field catalog is cached', async () => {
+    const event = (field: string) => JSON.stringify({ ts: new Date(base + 5000).toISOString(), [field]: 'fresh-value' });
+    await h.ingest('acme', 'fresh', [event('alpha')]);
+    const first = await blocking({ query: '@index=fresh al*: "fresh-value"' });
+    expect(first.body.results.rows.map((row: any) => Object.keys(row.columns).filter((k) => k.startsWith('al')))).toEqual([['alpha']]);
+    await h.ingest('acme', 'fresh', [event('alps')]);
+    const second = await blocking({ query: '@index=fresh al*: "fresh-value"' });
+    expect(second.body.results.rows).toHaveLength(2);
+  });
+
   it('keeps another tenant out: a key without acme gets 403 naming it', async () => {
     const other = await h.keyFor('other');
     const r = await h.call('POST', '/v1/blocking_query', other, { tenant_id: 'acme', query: '*', start_time: start, end_time: end });

@@ -63,6 +63,7 @@ export async function openDetectionHarness(startMs: number): Promise<DetectionHa
         {
           store: services.store,
           engine: h.engine,
+          search: services.search!,
           clock,
           logger: h.runtime.logger,
           tenants: services.tenants,
