@@ -18,7 +18,8 @@ module.exports = {
     layer('engine', ['core']),
     layer('store', ['core']),
     layer('sinks', ['core']),
-    layer('search', ['core', 'query', 'engine']),
+    // search rebuilds returned events from their raw text with ingest's own flattening (storedColumns).
+    layer('search', ['core', 'query', 'engine', 'ingest']),
     layer('ingest', ['core', 'engine']),
     // admin wires the rule and sink services for the API and the CLI; their domain checks (the
     // query analyzer, templates, sink arguments) live in detections, the rule model's home.

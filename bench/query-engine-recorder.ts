@@ -80,6 +80,6 @@ export class EngineCallRecorder {
 
 function statementKind(sql: string): StatementKind {
   if (/\bFROM field_catalog\b/.test(sql)) return 'catalog';
-  if (/ AS bucket, count\(\) AS rows FROM logs /.test(sql)) return 'histogram';
+  if (/\bFROM event_minutes\b/.test(sql)) return 'histogram';
   return 'search';
 }

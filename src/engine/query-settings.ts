@@ -35,7 +35,7 @@ export function buildQuerySettings(options: EngineQueryOptions, limits: QueryLim
   return {
     tag,
     settings: {
-      // a caller may turn quoting off (the search compiler reads Int64 leaves of toJSONString)
+      // a caller may turn quoting off (compiled searches read their Int64 results as numbers)
       output_format_json_quote_64bit_integers: 1,
       ...options.settings,
       log_comment: tag,

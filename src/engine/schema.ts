@@ -15,12 +15,15 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 2;
+export const schemaVersion = 3;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
-// - min_bytes_for_wide_part = 512 MiB: a wide part opens one compression stream per JSON
-//   sub-column (~300 for Windows events) and writes ~10x slower, so inserts land compact and
-//   only big merged parts become wide.
+// - min_level_for_wide_part = 1: a wide part opens one compression stream per JSON sub-column
+//   (~300 for Windows events) and writes ~10x slower, so inserts land compact; merged parts
+//   (level >= 1, over 10 MiB) are wide, because compact parts read 4-5x slower (a groupbycount
+//   over 5 M events: 1.2 s on the compact parts a load leaves, 0.13 s on wide ones).
+// - min_age_to_force_merge_seconds = 3600 (per partition): a week that got no insert for an
+//   hour merges into one part, so closed weeks end in the layout queries read fastest.
 // - max_dynamic_paths = 256 with the 'advanced' shared-data serialization: paths beyond the
 //   first 256 of a part go to one shared stream instead of files of their own. On a mixed
 //   replay (Windows, Zeek, web, auth, Panther SaaS fixtures with ~5,500 distinct paths) this took
@@ -36,10 +39,29 @@ export const schemaVersion = 2;
 // - attrs_paths is the prefilter for column existence.
 // - null_paths: ClickHouse's JSON type stores no path for a null, but the query language says
 //   such a column exists, so null paths travel beside attrs and reach the catalog as type Null.
+// - event_minutes counts events per (tenant, index, minute), filled on insert. An event search
+//   sizes its time slices from it: counting per bucket from `logs` read every event's `ts`
+//   (150-235 ms on 5 M events, more than a rare-token search costs; docs/benchmarks.md).
 const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster}} (
   version UInt32,
   applied_at DateTime DEFAULT now()
 ) ENGINE = {{mergeTree}} ORDER BY version`;
+
+const logsLayoutSettings =
+  'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1';
+
+const eventMinutesTable = `CREATE TABLE IF NOT EXISTS event_minutes{{onCluster}} (
+  tenant LowCardinality(String),
+  idx LowCardinality(String),
+  minute DateTime('UTC'),
+  rows UInt64
+) ENGINE = {{summingMergeTree}}
+ORDER BY (tenant, idx, minute)`;
+
+const eventMinutesView = `CREATE MATERIALIZED VIEW IF NOT EXISTS event_minutes_mv{{onCluster}} TO event_minutes AS
+SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows
+FROM logs
+GROUP BY tenant, idx, minute`;
 
 const tablesTemplate = [
   `CREATE TABLE IF NOT EXISTS logs{{onCluster}} (
@@ -58,7 +80,7 @@ const tablesTemplate = [
 ) ENGINE = {{mergeTree}}
 PARTITION BY toMonday(ts)
 ORDER BY (tenant, idx, ts)
-SETTINGS index_granularity = 8192, min_bytes_for_wide_part = 536870912, object_shared_data_serialization_version = 'advanced', fsync_after_insert = 1, fsync_part_directory = 1`,
+SETTINGS index_granularity = 8192, ${logsLayoutSettings}, object_shared_data_serialization_version = 'advanced', fsync_after_insert = 1, fsync_part_directory = 1`,
   `CREATE TABLE IF NOT EXISTS field_catalog{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
@@ -77,6 +99,8 @@ ARRAY JOIN arrayConcat(
   arrayMap(p -> (p, 'Null'), null_paths)
 ) AS path_type
 GROUP BY tenant, idx, day, path, type`,
+  eventMinutesTable,
+  eventMinutesView,
 ] as const;
 
 /** Renders the schema DDL, in creation order (the version table first). */
@@ -121,6 +145,19 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
         'ALTER TABLE logs{{onCluster}} ADD COLUMN IF NOT EXISTS search_text String CODEC(ZSTD(1)) AFTER raw',
         'ALTER TABLE logs{{onCluster}} ADD INDEX IF NOT EXISTS search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha)',
         'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS raw_txt',
+      ].map((statement) => render(statement, options)),
+    },
+    // v3 counts events per minute for slice planning (emptied and refilled from logs, so a step
+    // repeated after a crash counts every event once: migrations run before any insert), and
+    // makes merged parts wide.
+    {
+      version: 3,
+      statements: [
+        `ALTER TABLE logs{{onCluster}} MODIFY SETTING ${logsLayoutSettings}`,
+        eventMinutesTable,
+        'TRUNCATE TABLE IF EXISTS event_minutes{{onCluster}}',
+        eventMinutesView,
+        `INSERT INTO event_minutes SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows FROM logs GROUP BY tenant, idx, minute`,
       ].map((statement) => render(statement, options)),
     },
   ];

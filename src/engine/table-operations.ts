@@ -84,11 +84,12 @@ FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexId
     });
   }
 
-  /** Deletes an index's events and its catalog rows (lightweight DELETE, synchronous). */
+  /** Deletes an index's events, its catalog rows and minute counts (lightweight DELETE, synchronous). */
   async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
     const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)}`;
     await this.runner.exec(`DELETE FROM logs WHERE ${where}`);
     await this.runner.exec(`DELETE FROM field_catalog WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM event_minutes WHERE ${where}`);
   }
 
   /**
@@ -99,6 +100,8 @@ FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexId
     const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)}`;
     await this.runner.exec(`DELETE FROM logs WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)}`);
     await this.runner.exec(`DELETE FROM field_catalog WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
+    // Only minutes wholly before the cutoff: the counts only size search slices.
+    await this.runner.exec(`DELETE FROM event_minutes WHERE ${where} AND minute < toStartOfMinute(toDateTime(${sqlTimestampNs(cutoffNs)}, 'UTC'))`);
   }
 
   /** Active parts of `logs`: rows, disk and uncompressed bytes, part count. */

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/index.js';
-import { flattenEvent, setPath, type FlatValue } from './flatten-event.js';
+import { flattenEvent, setPath, type FlatEvent, type FlatValue } from './flatten-event.js';
+import { parseJsonText } from './parse-json-text.js';
 import { pickEventTime } from './pick-event-time.js';
 import { valuesText } from './values-text.js';
 
@@ -26,14 +27,29 @@ export function buildPendingRow(
 ): PendingRow {
   const flat = flattenEvent(event);
   const { tsNs, tsField } = pickEventTime(flat.attrs, timestampFields, clock);
-  let attrs = flat.attrs;
-  let nullPaths = flat.nullPaths;
-  if (hasReservedTopKey(event)) {
-    attrs = {};
-    for (const path in flat.attrs) if (!isReservedPath(path)) setPath(attrs, path, flat.attrs[path] as FlatValue);
-    nullPaths = nullPaths.filter((path) => !isReservedPath(path));
-  }
+  const { attrs, nullPaths } = withoutReservedPaths(event, flat);
   return { tsNs, tsField, rawJson, attrsJson: JSON.stringify(attrs), nullPaths, searchText: valuesText(attrs) };
+}
+
+/**
+ * The user columns stored for an event from its raw text: exactly what `buildPendingRow` wrote
+ * (the raw text of every stored event is a JSON object). Searches rebuild returned events from
+ * `raw` with it, which is far cheaper than reading the JSON column back (docs/benchmarks.md).
+ */
+export function storedColumns(rawJson: string): FlatEvent {
+  const parsed = parseJsonText(rawJson);
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
+    return { attrs: {}, nullPaths: [] };
+  }
+  const event = parsed.value as Record<string, unknown>;
+  return withoutReservedPaths(event, flattenEvent(event));
+}
+
+function withoutReservedPaths(event: Record<string, unknown>, flat: FlatEvent): FlatEvent {
+  if (!hasReservedTopKey(event)) return flat;
+  const attrs: Record<string, FlatValue> = {};
+  for (const path in flat.attrs) if (!isReservedPath(path)) setPath(attrs, path, flat.attrs[path] as FlatValue);
+  return { attrs, nullPaths: flat.nullPaths.filter((path) => !isReservedPath(path)) };
 }
 
 /**

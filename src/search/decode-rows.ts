@@ -3,8 +3,8 @@
  * flattened columns and system columns (D4, D28); tables get one value per column.
  */
 import type { CompiledOutput, TableValue } from '../query/index.js';
+import { storedColumns } from '../ingest/index.js';
 import { formatEventDatetime } from '../query/index.js';
-import { readFlatJson } from './flat-json-reader.js';
 
 /** A decoded result row; null-prototype, so any column name is an ordinary key. */
 export type ResultRow = Record<string, TableValue>;
@@ -15,8 +15,8 @@ export interface RawEventRow {
   readonly row_seq: string;
   readonly row_index_id: string;
   readonly row_source_type: string;
-  readonly row_attrs: string;
-  readonly row_null_paths: readonly string[];
+  /** The event's raw text: its columns are rebuilt with ingest's own flattening. */
+  readonly row_raw: string;
   readonly [alias: string]: unknown;
 }
 
@@ -52,10 +52,9 @@ function decodeEvent(row: RawEventRow, ops: Extract<CompiledOutput, { kind: 'eve
   const tsNs = BigInt(row.row_time_ns);
   const columns: ResultRow = Object.create(null) as ResultRow;
   columns['@svc.datetime'] = formatEventDatetime(tsNs);
-  readFlatJson(row.row_attrs, (path, value) => {
-    columns[path] = value;
-  });
-  for (const path of row.row_null_paths) if (!(path in columns)) columns[path] = null;
+  const stored = storedColumns(row.row_raw);
+  for (const path in stored.attrs) columns[path] = stored.attrs[path] as TableValue;
+  for (const path of stored.nullPaths) if (!(path in columns)) columns[path] = null;
   columns['@svc.time_ns'] = row.row_time_ns;
   columns['@svc.source_type'] = row.row_source_type;
   columns['@index'] = indexNames.get(row.row_index_id) ?? null;

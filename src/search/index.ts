@@ -7,7 +7,6 @@ export { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } fr
 export { planQuery, type FieldPathSource, type QueryPlan, type QueryRequest } from './plan-query.js';
 export { TenantCatalog, defaultCatalogTtlMs } from './tenant-catalog.js';
 export { decodeRows, type DecodedRow, type ResultRow, type RowId } from './decode-rows.js';
-export { readFlatJson } from './flat-json-reader.js';
 export { eventColumns } from './result-columns.js';
 export { rowBytes } from './table-budget.js';
 export type { QuerySnapshot, QueryStatus } from './query-run.js';

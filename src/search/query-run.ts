@@ -130,7 +130,10 @@ export class QueryRun {
     const boundary = taken.at(-1)?.rowId?.t;
     if (full && next !== undefined && boundary !== undefined && next.rowId?.t === boundary) {
       const whole = taken.filter((row) => row.rowId?.t !== boundary);
-      if (whole.length + this.rows.length > 0) taken = whole;
+      if (whole.length + this.rows.length > 0) {
+        for (const row of taken.slice(whole.length)) this.budget.release(row);
+        taken = whole;
+      }
     }
     this.rows = this.rows.concat(taken);
     return full || this.rows.length >= this.request.maxRows;

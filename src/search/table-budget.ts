@@ -37,6 +37,11 @@ export class TableBudget {
     return true;
   }
 
+  /** Gives back the room of an admitted row that was left out of the table after all. */
+  release(row: DecodedRow): void {
+    this.used -= rowBytes(row);
+  }
+
   get bytes(): number {
     return this.used;
   }

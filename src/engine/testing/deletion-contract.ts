@@ -3,6 +3,14 @@ import type { Engine } from '../engine.js';
 import { sqlString } from '../../core/index.js';
 import { anEvent, countEvents, insert, ns, uniqueTenant } from './engine-fixtures.js';
 
+/** The tenant's per-minute event counts (`event_minutes`, filled on insert), summed. */
+async function minuteCounts(engine: Engine, tenant: string): Promise<Record<string, unknown>[]> {
+  const result = await engine.query<{ idx: string; minute: string; rows: string }>(
+    `SELECT idx, toString(minute) AS minute, sum(rows) AS rows FROM event_minutes WHERE tenant = ${sqlString(tenant)} GROUP BY idx, minute ORDER BY idx, minute`,
+  );
+  return result.rows.map((row) => ({ idx: row.idx, minute: row.minute, rows: Number(row.rows) }));
+}
+
 /** Index deletion, retention and the storage figures. */
 export function describeDeletionContract(engine: () => Engine): void {
   describe('deletion', () => {
@@ -22,6 +30,9 @@ export function describeDeletionContract(engine: () => Engine): void {
       expect(await engine().fieldCatalog(tenant, ['gone'])).toEqual([]);
       expect((await engine().fieldCatalog(tenant, ['kept'])).map((field) => field.path)).toEqual(['kept_path']);
       expect((await engine().fieldCatalog(other, ['gone'])).map((field) => field.path)).toEqual(['other_path']);
+      const indexRows = async (t: string) => (await minuteCounts(engine(), t)).map(({ idx, rows }) => ({ idx, rows }));
+      expect(await indexRows(tenant)).toEqual([{ idx: 'kept', rows: 1 }]);
+      expect(await indexRows(other)).toEqual([{ idx: 'gone', rows: 1 }]);
     });
 
     it('deleteEventsBefore removes the events strictly older than the cutoff, of that index only', async () => {
@@ -45,6 +56,12 @@ export function describeDeletionContract(engine: () => Engine): void {
       expect(await countEvents(engine(), other)).toBe(1);
       // The cutoff's own day still holds events, so its catalog rows stay; older days go.
       expect((await engine().fieldCatalog(tenant, ['main'])).map((field) => field.path)).toEqual(['cutoff_day', 'new_day']);
+      // Per-minute counts go for minutes wholly before the cutoff; the cutoff's minute keeps its two.
+      expect(await minuteCounts(engine(), tenant)).toEqual([
+        { idx: 'main', minute: '2024-05-10 08:00:00', rows: 2 },
+        { idx: 'main', minute: '2024-05-11 00:00:00', rows: 1 },
+        { idx: 'other-index', minute: '2024-05-08 12:00:00', rows: 1 },
+      ]);
     });
   });
 

@@ -7,6 +7,7 @@ import { assertNever } from '../../core/index.js';
 import type { AggregationCall, ColumnName, GroupByCountCommand, StatsCommand } from '../ast.js';
 import { plainColumnName } from '../column-names.js';
 import { aggregateColumns, statsColumnName } from '../output-columns.js';
+import { fromClause, type StageInput } from './stage-input.js';
 import { resolveColumn, type SqlEnv, type TableColumn, type TableEnv } from './sql-env.js';
 import { finiteOrNull, numericValue, valueSortKey } from './sql-value.js';
 
@@ -96,15 +97,15 @@ export function decimalFraction(text: string): { numerator: bigint; denominator:
 }
 
 /** A standalone aggregation command: one row. */
-export function compileAggregate(call: AggregationCall, from: string, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
+export function compileAggregate(call: AggregationCall, from: StageInput, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
   const prefix = aliases.stage();
   const { items, outputs } = callItems(call, call.args.map((c) => pairOf(c, env, indexNames)), prefix);
   const columns = aggregateColumns(call).map((name, i) => ({ name, ...(outputs[i] as Pair) }));
-  return { sql: `SELECT ${items.join(', ')}, 1 AS ${prefix}_ord FROM (${from})`, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
+  return { sql: `SELECT ${items.join(', ')}, 1 AS ${prefix}_ord FROM ${fromClause(from)}`, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
 }
 
 /** `groupbycount`: most frequent first, ties by the group values ascending (D21). */
-export function compileGroupByCount(command: GroupByCountCommand, from: string, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
+export function compileGroupByCount(command: GroupByCountCommand, from: StageInput, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
   const prefix = aliases.stage();
   const names = [...new Set(command.columns.map((c) => plainColumnName(c) ?? ''))];
   const groups = names.map((name) => resolveColumn(env, name, indexNames).value);
@@ -112,7 +113,7 @@ export function compileGroupByCount(command: GroupByCountCommand, from: string, 
   const groupPairs = groups.map((_, i) => ({ s: `${prefix}_g${i}_s`, n: `${prefix}_g${i}_n` }));
   const count = `${prefix}_count_n`;
   const order = [`${count} DESC`, ...groupPairs.map((p) => valueSortKey(p))].join(', ');
-  const inner = `SELECT ${groupItems.join(', ')}, toFloat64(count()) AS ${count} FROM (${from}) GROUP BY ${groupPairs.flatMap((p) => [p.s, p.n]).join(', ')}`;
+  const inner = `SELECT ${groupItems.join(', ')}, toFloat64(count()) AS ${count} FROM ${fromClause(from)} GROUP BY ${groupPairs.flatMap((p) => [p.s, p.n]).join(', ')}`;
   const sql = `SELECT *, CAST(NULL, 'Nullable(String)') AS ${prefix}_count_s, row_number() OVER (ORDER BY ${order}) AS ${prefix}_ord FROM (${inner})`;
   const columns: TableColumn[] = [
     ...names.map((name, i) => ({ name, ...(groupPairs[i] as Pair) })),
@@ -122,7 +123,7 @@ export function compileGroupByCount(command: GroupByCountCommand, from: string, 
 }
 
 /** `stats f… by g…`: groups, `@q.count`, then one column per aggregation; groups ascending. */
-export function compileStats(command: StatsCommand, from: string, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
+export function compileStats(command: StatsCommand, from: StageInput, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
   const prefix = aliases.stage();
   // A column named twice in `by` groups once (the first occurrence names it).
   const byNames = [...new Set(command.by.map((c) => plainColumnName(c) ?? ''))];
@@ -143,9 +144,9 @@ export function compileStats(command: StatsCommand, from: string, env: SqlEnv, i
     columns.push({ name, ...(call.outputs[0] as Pair) });
   });
   if (groups.length === 0) {
-    return { sql: `SELECT ${items.join(', ')}, 1 AS ${prefix}_ord FROM (${from})`, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
+    return { sql: `SELECT ${items.join(', ')}, 1 AS ${prefix}_ord FROM ${fromClause(from)}`, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
   }
-  const inner = `SELECT ${items.join(', ')} FROM (${from}) GROUP BY ${groupPairs.flatMap((p) => [p.s, p.n]).join(', ')}`;
+  const inner = `SELECT ${items.join(', ')} FROM ${fromClause(from)} GROUP BY ${groupPairs.flatMap((p) => [p.s, p.n]).join(', ')}`;
   const order = groupPairs.map((p) => valueSortKey(p)).join(', ');
   const sql = `SELECT *, row_number() OVER (ORDER BY ${order}) AS ${prefix}_ord FROM (${inner})`;
   return { sql, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };

@@ -1,7 +1,7 @@
 /**
  * Compiles an analyzed query to one ClickHouse statement over `logs`: the tenant, the indexes in
- * scope and the time range always bound the scan; each pipeline command wraps the previous
- * stage as a subquery. The result says how to read the rows back (raw events or a table).
+ * scope and the time range always bound the scan. The first command reads `logs` directly; each
+ * later one wraps the previous stage as a subquery (stage-input.ts). The result says how to read the rows back (raw events or a table).
  */
 import { assertNever, sqlInteger, sqlString, sqlTimestampNs } from '../../core/index.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
@@ -12,6 +12,7 @@ import { compileFilter, type FilterContext, type PredicatePlan } from './compile
 import { compileScalar } from './compile-scalar.js';
 import { initialRawEnv, resolveColumn, type RawColumnOp, type SqlEnv, type TableColumn } from './sql-env.js';
 import { scalarToValue } from './sql-value.js';
+import { filtered, fromClause, stage, type StageInput } from './stage-input.js';
 
 export interface CompileOptions {
   readonly tenant: string;
@@ -47,7 +48,7 @@ export interface CompiledQuery {
   readonly plans: readonly PredicatePlan[];
 }
 
-// toJSONString(attrs) must print Int64 leaves as numbers: quoted, they would read back as strings.
+// Int64 results (counts, sums) must print as numbers: quoted, they would read back as strings.
 const querySettings = { output_format_json_quote_64bit_integers: 0 } as const;
 
 /** Default and maximum row counts of `head` / `tail` (D25). */
@@ -60,11 +61,11 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
   const aliases = new AliasMaker();
   const bounds = scanBounds(analyzed, options);
   const filter = compileFilter(analyzed.query.filter, initialRawEnv, ctx);
-  let sql = `SELECT * FROM logs WHERE ${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}`;
+  let input: StageInput = { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` };
   let env: SqlEnv = initialRawEnv;
   for (const command of analyzed.query.pipeline) {
-    const next = compileCommand(command, sql, env, ctx, aliases);
-    sql = next.sql;
+    const next = compileCommand(command, input, env, ctx, aliases);
+    input = next.input;
     env = next.env;
   }
   if (env.mode === 'events') {
@@ -75,13 +76,12 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
       'toString(seq) AS row_seq',
       'idx AS row_index_id',
       'source_type AS row_source_type',
-      'toJSONString(attrs) AS row_attrs',
-      'null_paths AS row_null_paths',
+      'raw AS row_raw',
       ...new Set(extra),
     ];
     const limit = options.limit === undefined ? '' : ` LIMIT ${sqlInteger(options.limit)}`;
     return {
-      sql: `SELECT ${select.join(', ')} FROM (${sql}) ORDER BY ts ${dir}, seq ${dir}${limit}`,
+      sql: `SELECT ${select.join(', ')} FROM ${fromClause(input)} ORDER BY ts ${dir}, seq ${dir}${limit}`,
       settings: querySettings,
       output: { kind: 'events', ops: env.ops },
       plans: uniquePlans(ctx.plans),
@@ -96,55 +96,56 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
   const dir = env.fromEvents && options.order === 'desc' ? ' DESC' : '';
   const limit = env.fromEvents && options.limit !== undefined ? ` LIMIT ${sqlInteger(options.limit)}` : '';
   return {
-    sql: `SELECT ${[...new Set(select)].join(', ')} FROM (${sql}) ORDER BY ${env.order.map((o) => o + dir).join(', ')}${limit}`,
+    sql: `SELECT ${[...new Set(select)].join(', ')} FROM ${fromClause(input)} ORDER BY ${env.order.map((o) => o + dir).join(', ')}${limit}`,
     settings: querySettings,
     output: { kind: 'table', columns: env.columns, rowIdentity: env.fromEvents === true },
     plans: uniquePlans(ctx.plans),
   };
 }
 
-function compileCommand(command: Command, from: string, env: SqlEnv, ctx: FilterContext, aliases: AliasMaker): { sql: string; env: SqlEnv } {
+function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: FilterContext, aliases: AliasMaker): { input: StageInput; env: SqlEnv } {
   const { indexNames } = ctx;
+  const staged = (result: { sql: string; env: SqlEnv }): { input: StageInput; env: SqlEnv } => ({ input: stage(result.sql), env: result.env });
   switch (command.kind) {
     case 'aggregate':
-      return compileAggregate(command.call, from, env, indexNames, aliases);
+      return staged(compileAggregate(command.call, from, env, indexNames, aliases));
     case 'groupbycount':
-      return compileGroupByCount(command, from, env, indexNames, aliases);
+      return staged(compileGroupByCount(command, from, env, indexNames, aliases));
     case 'stats':
-      return compileStats(command, from, env, indexNames, aliases);
+      return staged(compileStats(command, from, env, indexNames, aliases));
     case 'where':
-      return { sql: `SELECT * FROM (${from}) WHERE ${compileFilter(command.filter, env, ctx)}`, env };
+      return { input: filtered(from, compileFilter(command.filter, env, ctx)), env };
     case 'head':
     case 'tail': {
       const n = command.count === null ? defaultHeadRows : command.count.value;
       const dir = command.kind === 'head' ? 'ASC' : 'DESC';
       const order = env.mode === 'events' ? [`ts ${dir}`, `seq ${dir}`] : env.order.map((o) => `${o} ${dir}`);
-      return { sql: `SELECT * FROM (${from}) ORDER BY ${order.join(', ')} LIMIT ${sqlInteger(n)}`, env };
+      return { input: stage(`SELECT * FROM ${fromClause(from)} ORDER BY ${order.join(', ')} LIMIT ${sqlInteger(n)}`), env };
     }
     case 'eval': {
-      let sql = from;
+      let input = from;
       let current = env;
       for (const assignment of command.assignments) {
         const name = plainColumnName(assignment.column) ?? '';
         const value = scalarToValue(compileScalar(assignment.expr, current, indexNames));
-        const next = setColumn(sql, current, name, value, aliases);
-        sql = next.sql;
+        const next = setColumn(input, current, name, value, aliases);
+        input = stage(next.sql);
         current = next.env;
       }
-      return { sql, env: current };
+      return { input, env: current };
     }
     case 'rename': {
-      let sql = from;
+      let input = from;
       let current = env;
       for (const rename of command.renames) {
         const from_ = plainColumnName(rename.from) ?? '';
         const to = plainColumnName(rename.to) ?? '';
         const value = resolveColumn(current, from_, indexNames).value;
-        const next = setColumn(sql, current, to, value, aliases, from_ === to ? undefined : from_);
-        sql = next.sql;
+        const next = setColumn(input, current, to, value, aliases, from_ === to ? undefined : from_);
+        input = stage(next.sql);
         current = next.env;
       }
-      return { sql, env: current };
+      return { input, env: current };
     }
     case 'table': {
       const prefix = aliases.stage();
@@ -156,9 +157,9 @@ function compileCommand(command: Command, from: string, env: SqlEnv, ctx: Filter
         return { name, s: `${prefix}_${i}_s`, n: `${prefix}_${i}_n` };
       });
       const order = env.mode === 'events' ? [`ts AS ${prefix}_ts`, `seq AS ${prefix}_seq`] : env.order;
-      const sql = `SELECT ${[...items, ...order].join(', ')} FROM (${from})`;
+      const sql = `SELECT ${[...items, ...order].join(', ')} FROM ${fromClause(from)}`;
       const fromEvents = env.mode === 'events' || env.fromEvents === true;
-      return { sql, env: { mode: 'table', columns, order: env.mode === 'events' ? [`${prefix}_ts`, `${prefix}_seq`] : env.order, fromEvents } };
+      return { input: stage(sql), env: { mode: 'table', columns, order: env.mode === 'events' ? [`${prefix}_ts`, `${prefix}_seq`] : env.order, fromEvents } };
     }
     default:
       return assertNever(command);
@@ -170,7 +171,7 @@ function compileCommand(command: Command, from: string, env: SqlEnv, ctx: Filter
  * `removed`, that column goes away (rename). Table order and earlier columns are kept.
  */
 function setColumn(
-  from: string,
+  from: StageInput,
   env: SqlEnv,
   name: string,
   value: { s: string; n: string },
@@ -180,7 +181,7 @@ function setColumn(
   const prefix = aliases.stage();
   const s = `${prefix}_s`;
   const n = `${prefix}_n`;
-  const sql = `SELECT *, CAST(${value.s}, 'Nullable(String)') AS ${s}, CAST(${value.n}, 'Nullable(Float64)') AS ${n} FROM (${from})`;
+  const sql = `SELECT *, CAST(${value.s}, 'Nullable(String)') AS ${s}, CAST(${value.n}, 'Nullable(Float64)') AS ${n} FROM ${fromClause(from)}`;
   if (env.mode === 'events') {
     const overrides = new Map(env.overrides);
     overrides.set(name, { s, n });
@@ -229,16 +230,29 @@ export function isSliceable(query: import('../ast.js').Query): boolean {
 
 /** The conditions every statement of a query scans under: tenant, indexes in scope, time range. */
 function scanBounds(analyzed: AnalyzedQuery, options: { tenant: string; startNs: bigint; endNs: bigint }): string[] {
-  const scope = analyzed.scope.length === 0 ? '0' : `idx IN (${analyzed.scope.map((i) => sqlString(i.id)).join(', ')})`;
-  return [`tenant = ${sqlString(options.tenant)}`, scope, `ts >= ${sqlTimestampNs(options.startNs)}`, `ts < ${sqlTimestampNs(options.endNs)}`];
+  return [`tenant = ${sqlString(options.tenant)}`, scopeCondition(analyzed), `ts >= ${sqlTimestampNs(options.startNs)}`, `ts < ${sqlTimestampNs(options.endNs)}`];
+}
+
+/** The indexes in the query's scope (none: no rows). */
+function scopeCondition(analyzed: AnalyzedQuery): string {
+  return analyzed.scope.length === 0 ? '0' : `idx IN (${analyzed.scope.map((i) => sqlString(i.id)).join(', ')})`;
 }
 
 /**
- * How many events of the query's scope fall in each `widthNs` bucket of the range (bucket i
- * starts at startNs + i·widthNs), ignoring the filter: it reads only the primary key's `ts`, so
- * it is cheap, and it lets the search size its time slices by event count.
+ * About how many events of the query's scope fall in each `widthNs` bucket of the range (bucket
+ * i starts at startNs + i·widthNs), ignoring the filter. It reads the per-minute counts of
+ * `event_minutes`, so it is cheap whatever the range holds; a minute counts wholly in the bucket
+ * its start falls in (the first, partial minute in bucket 0). The search only sizes its time
+ * slices from it, and the slices cover the range whatever the counts say.
  */
 export function compileTimeHistogram(analyzed: AnalyzedQuery, options: { tenant: string; startNs: bigint; endNs: bigint }, widthNs: bigint): string {
-  const bucket = `intDiv(toUnixTimestamp64Nano(ts) - ${sqlInteger(options.startNs)}, ${sqlInteger(widthNs)})`;
-  return `SELECT toUInt32(${bucket}) AS bucket, count() AS rows FROM logs WHERE ${scanBounds(analyzed, options).join(' AND ')} GROUP BY bucket`;
+  const minuteNs = 'toInt64(toUnixTimestamp(minute)) * 1000000000';
+  const bucket = `greatest(intDiv(${minuteNs} - ${sqlInteger(options.startNs)}, ${sqlInteger(widthNs)}), 0)`;
+  const where = [
+    `tenant = ${sqlString(options.tenant)}`,
+    scopeCondition(analyzed),
+    `minute >= toStartOfMinute(toDateTime(${sqlTimestampNs(options.startNs)}, 'UTC'))`,
+    `minute < toDateTime(${sqlTimestampNs(options.endNs)}, 'UTC')`,
+  ];
+  return `SELECT toUInt32(${bucket}) AS bucket, sum(rows) AS rows FROM event_minutes WHERE ${where.join(' AND ')} GROUP BY bucket`;
 }
