@@ -8,6 +8,7 @@ import { cliActor } from '../../src/admin/index.js';
 import { ManualClock } from '../../src/core/index.js';
 import { aRule } from '../../src/store/testing/store-fixtures.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
+import { minimalRuleBody as minimal, webhookSinkBody as webhook } from '../support/rule-bodies.js';
 
 const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'));
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -18,19 +19,6 @@ let both: string;
 let sinkA: string;
 let sinkB: string;
 
-const webhook = (tenant: string, name: string) => ({ tenant_id: tenant, name, description: '', event_sink_args: { Webhook: { url: `https://hooks.example.com/${name}` } } });
-const minimal = (overrides: Record<string, unknown> = {}) => ({
-  tenant_id: 'acme',
-  name: 'console login from a new country',
-  description: 'fires on console logins',
-  time_range_s: 300,
-  run_frequency_s: 60,
-  enabled_state_override: 'Active',
-  severity: 'Medium',
-  query_text: 'eventName: ConsoleLogin',
-  event_sink_ids: [],
-  ...overrides,
-});
 
 beforeAll(async () => {
   h = await openApiHarness({ clock });

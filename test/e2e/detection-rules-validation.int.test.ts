@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/admin/index.js';
 import { ManualClock } from '../../src/core/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
+import { minimalRuleBody as minimal, webhookSinkBody as webhook } from '../support/rule-bodies.js';
 
 const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'));
 let h: ApiHarness;
@@ -15,19 +16,6 @@ let globex: string;
 let sinkA: string;
 let globexSink: string;
 
-const webhook = (tenant: string, name: string) => ({ tenant_id: tenant, name, description: '', event_sink_args: { Webhook: { url: `https://hooks.example.com/${name}` } } });
-const minimal = (overrides: Record<string, unknown> = {}) => ({
-  tenant_id: 'acme',
-  name: 'console login from a new country',
-  description: 'fires on console logins',
-  time_range_s: 300,
-  run_frequency_s: 60,
-  enabled_state_override: 'Active',
-  severity: 'Medium',
-  query_text: 'eventName: ConsoleLogin',
-  event_sink_ids: [],
-  ...overrides,
-});
 
 beforeAll(async () => {
   h = await openApiHarness({ clock });
