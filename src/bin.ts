@@ -1,7 +1,7 @@
 import { loadConfig } from './config/index.js';
 import { runCli, type CliContext } from './cli/index.js';
 import { DataDirBusyError, readServerInfo } from './data-dir-lock.js';
-import { openRuntime, createLogger } from './runtime.js';
+import { openRuntime, openScratchEngine, createLogger } from './runtime.js';
 import { startServer } from './server.js';
 import { vigilVersion } from './version.js';
 
@@ -34,6 +34,7 @@ const context: CliContext = {
   runningServer: (dataDir) => readServerInfo(dataDir),
   isDataDirBusy: (error) => error instanceof DataDirBusyError,
   nowMs: () => Date.now(),
+  openScratchEngine,
 };
 
 process.exitCode = await runCli(process.argv.slice(2), context, vigilVersion);

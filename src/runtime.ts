@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { readSecretsKey, type DetectionsConfig, type VigilConfig } from './config/index.js';
 import { SecretBox, systemClock, type Clock } from './core/index.js';
@@ -125,5 +127,29 @@ export function detectionEngineSettings(config: DetectionsConfig, exclusiveWorke
     pagerApiUrl: config.pagerApiUrl,
     userAgent: `vigil/${vigilVersion}`,
     exclusiveWorker,
+  };
+}
+
+/**
+ * A temporary embedded engine for offline rule tests (`vigil rules test`): a fresh data directory
+ * under the system's temp directory, removed on close. Not for a process that already holds an
+ * engine: chDB opens one data directory per process.
+ */
+export async function openScratchEngine(): Promise<{ engine: Engine; close(): Promise<void> }> {
+  const path = mkdtempSync(join(tmpdir(), 'vigil-rule-tests-'));
+  const engine = new ChdbEngine({ path, poolSize: 2 });
+  try {
+    await engine.init();
+  } catch (error) {
+    await engine.close().catch(() => {});
+    rmSync(path, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    engine,
+    async close() {
+      await engine.close();
+      rmSync(path, { recursive: true, force: true });
+    },
   };
 }

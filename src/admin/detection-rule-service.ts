@@ -126,8 +126,15 @@ export class DetectionRuleService {
     return updated;
   }
 
+  /** Deletes a rule made through the API; a synced rule goes only with its file or its sync source. */
   async delete(id: string, canSeeTenant: (tenantId: string) => boolean, actor: Actor): Promise<DetectionRuleRecord> {
     const rule = await this.find(id, canSeeTenant);
+    if (rule.detectionRuleSyncId !== null) {
+      throw new ValidationError(
+        `detection rule ${JSON.stringify(id)} is synced from a repository (sync source ${JSON.stringify(rule.detectionRuleSyncId)}): delete its file from the repository and sync, or delete the sync source`,
+        { field: 'id' },
+      );
+    }
     if (!(await this.store.rules.delete(rule.tenantId, rule.id))) throw new NotFoundError(`detection rule ${JSON.stringify(id)} not found`);
     await this.audit.record(rule.tenantId, actor, 'detection_rule.delete', rule.id, { name: rule.name });
     return rule;

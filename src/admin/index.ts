@@ -1,10 +1,12 @@
 /**
  * admin: the operations behind the CLI and the API that are not search — tenants and their system
  * indexes, API keys, user indexes, ingestion into an index, detection rules, event sinks and chat
- * integrations (their domain checks come from detections), alerts, the detection engine's
- * wiring (scheduler and delivery worker over the events engine), the audit trail and background
- * maintenance (audit shipping, purge of deleted indexes, retention).
- * Imports core, engine, store, ingest, search, query and detections (their doors only); never a concrete adapter.
+ * integrations (their domain checks come from detections), alerts, rule files (checked, tested on
+ * the events engine in scratch tenants, upserted by push_key), sync sources and repository syncs
+ * of rule files (zip archives read with bounds), the detection engine's wiring (scheduler and
+ * delivery worker over the events engine), the audit trail and background maintenance (audit
+ * shipping, purge of deleted indexes, retention).
+ * Imports core, engine, store, ingest, search and detections (their doors only); never a concrete adapter.
  */
 export { type Actor, cliActor, describeActor } from './actor.js';
 export { checkTenantId, checkIndexName } from './names.js';
@@ -19,4 +21,26 @@ export { EventSinkService, maxSinkPageSize, type EventSinkInput } from './event-
 export { ChatIntegrationService, type AddChatIntegrationInput } from './chat-integration-service.js';
 export { AlertService, maxAlertPageSize, type AlertDetail } from './alert-service.js';
 export { DetectionEngine, defaultDetectionEngineSettings, type DetectionEngineDeps, type DetectionEngineSettings } from './detection-engine.js';
+export { SyncSourceService, maxSyncSourcePageSize, type SinkKeysInput, type SyncSourceInput } from './sync-source-service.js';
+export {
+  RepositorySync,
+  type RepositorySyncResult,
+  type RepositoryUpload,
+  type RuleFileChecker,
+  type RuleFileReport,
+  type RuleFileStatus,
+  type SyncAction,
+  type SyncFileResult,
+} from './repository-sync.js';
+export { defaultArchiveLimits, type ArchiveLimits } from './repository-archive.js';
+export {
+  RuleFileChecks,
+  RuleFileService,
+  type RuleFileInput,
+  type RuleFileResult,
+  type TenantIndexes,
+  type UpsertResult,
+} from './rule-file-service.js';
+export { RuleTestRunner, ruleTestLimits, scratchTenantPrefix, type RuleTestResult, type RuleTestRunnerOptions } from './rule-test-runner.js';
+export { resolveSinkKeys, type UnresolvedSinkKey } from './sink-key-resolver.js';
 export { createServices, type Services } from './services.js';

@@ -13,6 +13,10 @@ import { IndexService } from './index-service.js';
 import { IngestService, type IngestServiceSettings } from './ingest-service.js';
 import { KeyService } from './key-service.js';
 import { Maintenance } from './maintenance.js';
+import { RepositorySync } from './repository-sync.js';
+import { RuleFileService } from './rule-file-service.js';
+import { RuleTestRunner } from './rule-test-runner.js';
+import { SyncSourceService } from './sync-source-service.js';
 import { TenantService } from './tenant-service.js';
 
 /** The service objects of one process, wired over a store and (when held) the events engine. */
@@ -26,6 +30,12 @@ export interface Services {
   readonly sinks: EventSinkService;
   readonly chatIntegrations: ChatIntegrationService;
   readonly alerts: AlertService;
+  /** The repositories tenants sync rules from (their sink-key maps); uploads need `repositorySync`. */
+  readonly syncSources: SyncSourceService;
+  /** Rule files: check, test (with the events engine only) and upsert by push_key. */
+  readonly ruleFiles: RuleFileService;
+  /** Uploads of rule repositories (`POST /v1/upload_git_repo_zipball`); present only with the events engine, which runs their tests. */
+  readonly repositorySync: RepositorySync | null;
   /** Present only in a process that holds the events engine. */
   readonly ingest: IngestService | null;
   readonly maintenance: Maintenance | null;
@@ -58,6 +68,11 @@ export function createServices(deps: {
   const sinkArgs = new EventSinkArgsChecker({ allowPrivateDestinations: deps.allowPrivateDestinations });
   const sinks = new EventSinkService(store, tenants, audit, clock, deps.secrets, sinkArgs);
   const chatIntegrations = new ChatIntegrationService(store, tenants, audit, clock, deps.secrets, sinkArgs);
+  const rules = new DetectionRuleService(store, tenants, indexes, audit, clock);
+  // Rule tests write scratch tenants into this process's engine and delete them afterwards.
+  const ruleTests = engine ? new RuleTestRunner(engine, clock, logger.child({ component: 'rule-tests' })) : null;
+  const syncSources = new SyncSourceService(store, tenants, audit, clock);
+  const ruleFiles = new RuleFileService(store, indexes, rules, ruleTests);
   const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
   return {
     store,
@@ -65,10 +80,13 @@ export function createServices(deps: {
     tenants,
     keys,
     indexes,
-    rules: new DetectionRuleService(store, tenants, indexes, audit, clock),
+    rules,
     sinks,
     chatIntegrations,
     alerts: new AlertService(store, audit, clock),
+    syncSources,
+    ruleFiles,
+    repositorySync: ruleTests ? new RepositorySync(store, syncSources, ruleFiles, clock) : null,
     ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest, (tenant) => search?.eventsWritten(tenant)) : null,
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
     search,

@@ -9,13 +9,18 @@ import { ApiMetrics } from './metrics.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
 import { registerAlertRoutes } from './routes/alert-routes.js';
 import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
+import { registerDetectionRuleYamlRoutes } from './routes/detection-rule-yaml-routes.js';
 import { registerEventSinkRoutes } from './routes/event-sink-routes.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerIngestRoutes } from './routes/ingest-routes.js';
 import { registerQueryRoutes } from './routes/query-routes.js';
+import { registerRepositorySyncRoutes } from './routes/repository-sync-routes.js';
+import { registerSchemaRoutes } from './routes/schema-routes.js';
+import { registerSyncSourceRoutes } from './routes/sync-source-routes.js';
 import { AlertObject } from './alert-schemas.js';
 import { DetectionRuleObject, EventSinkObject } from './detection-schemas.js';
 import { ErrorBody, IndexObject } from './schemas.js';
+import { SyncSourceObject } from './sync-schemas.js';
 
 export interface ApiOptions {
   readonly services: Services;
@@ -57,6 +62,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.addSchema(DetectionRuleObject);
   app.addSchema(EventSinkObject);
   app.addSchema(AlertObject);
+  app.addSchema(SyncSourceObject);
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
@@ -72,14 +78,18 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   });
 
   registerHealthRoutes(app, options.readiness, metrics);
+  registerSchemaRoutes(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (v1) => {
     v1.addHook('preHandler', requireApiKey(options.services.keys));
     registerIndexRoutes(v1, options.services.indexes);
     registerDetectionRuleRoutes(v1, options.services.rules);
+    registerDetectionRuleYamlRoutes(v1, options.services.ruleFiles);
     registerEventSinkRoutes(v1, options.services.sinks);
     registerAlertRoutes(v1, options.services.alerts);
+    registerSyncSourceRoutes(v1, options.services.syncSources);
+    if (options.services.repositorySync) registerRepositorySyncRoutes(v1, options.services.repositorySync);
     if (options.services.ingest) registerIngestRoutes(v1, options.services.ingest, metrics, options.maxIngestBytes);
     if (options.services.search) registerQueryRoutes(v1, options.services.search);
   });

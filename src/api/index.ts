@@ -10,3 +10,4 @@ export type { ReadinessCheck } from './routes/health-routes.js';
 export { toDetectionRuleObject } from './routes/detection-rule-routes.js';
 export { toEventSinkObject } from './routes/event-sink-routes.js';
 export { toAlertObject, toAlertDetailObject } from './routes/alert-routes.js';
+export { toSyncSourceObject } from './routes/sync-source-routes.js';

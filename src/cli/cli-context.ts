@@ -1,5 +1,6 @@
 import type { ConfigOverrides, VigilConfig } from '../config/index.js';
 import type { Services } from '../admin/index.js';
+import type { Engine } from '../engine/index.js';
 
 /** What a CLI command gets from the composition root (bin.ts): no concrete adapter is named here. */
 export interface CliContext {
@@ -18,6 +19,17 @@ export interface CliContext {
   /** True for the error openServices raises when another process holds the engine. */
   isDataDirBusy(error: unknown): boolean;
   nowMs(): number;
+  /**
+   * A temporary events engine for offline rule tests (`vigil rules test`), removed on close.
+   * Absent where the build has none; then tests run only on a server.
+   */
+  openScratchEngine?(): Promise<ScratchEngine>;
+}
+
+/** An events engine of its own for one command, thrown away afterwards. */
+export interface ScratchEngine {
+  readonly engine: Engine;
+  close(): Promise<void>;
 }
 
 export interface OpenedServices {

@@ -11,6 +11,8 @@ import { runKeysCreate, runKeysList, runKeysRevoke } from './commands/keys-comma
 import { runQueryCommand } from './commands/query-command.js';
 import { runRulesDelete, runRulesGet, runRulesList } from './commands/rules-command.js';
 import { runSinksCreate, runSinksDelete, runSinksGet, runSinksList } from './commands/sinks-command.js';
+import { registerRuleFileCommands } from './rule-file-commands.js';
+import { registerRulesSyncCommand, registerSyncSourcesCommand } from './sync-commands.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -101,7 +103,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--json', 'print JSON')
     .action(action(async (id: string, options, command: Command) => runKeysRevoke(ctx, id, { ...globals(command), ...options })));
 
-  const rules = program.command('rules').description('list, show and delete detection rules (create and change them through the API)');
+  const rules = program.command('rules').description('detection rules: list, show and delete them; validate and test rule files (YAML)');
   rules
     .command('list')
     .requiredOption('--tenant <tenant>', 'tenant id')
@@ -118,6 +120,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
       .option('--json', 'print JSON')
       .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
   }
+
+  registerRuleFileCommands(rules, ctx, action);
+  registerRulesSyncCommand(rules, ctx, action);
+  registerSyncSourcesCommand(program, ctx, action);
 
   const sinks = program.command('sinks').description('create, list, show and delete event sinks');
   sinks

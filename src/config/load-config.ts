@@ -67,6 +67,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
       secretsKey: secretsKeySource(env, file, dataDir, cwd, problems),
     },
     cliApiKey: env.VIGIL_API_KEY && env.VIGIL_API_KEY !== '' ? env.VIGIL_API_KEY : null,
+    cliApiUrl: env.VIGIL_API_URL && env.VIGIL_API_URL !== '' ? env.VIGIL_API_URL.replace(/\/+$/, '') : null,
     maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
     detections: {
       settleDelayS: setting('detection_settle_delay_s', 30),

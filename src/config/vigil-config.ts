@@ -13,6 +13,8 @@ export interface VigilConfig {
   readonly security: SecurityConfig;
   /** API key the CLI sends when it talks to a running server (`VIGIL_API_KEY`), or null. */
   readonly cliApiKey: string | null;
+  /** Base URL of the server the CLI sends remote commands to (`VIGIL_API_URL`), or null to work locally. */
+  readonly cliApiUrl: string | null;
   /** Seconds between retention sweeps and deleted-index purges. */
   readonly maintenanceIntervalS: number;
   readonly detections: DetectionsConfig;

@@ -4,7 +4,7 @@ export const enabledStates: readonly EnabledState[] = ['Active', 'Staging', 'Pau
 
 /**
  * The state a rule is in (interface 3.1): the user's override when set, else the synced state.
- * A rule with neither (which the services never create) is Paused: it must not run by accident.
+ * A rule with neither (a synced rule whose file gives no `enabled`) is Paused: it must not run by accident.
  */
 export function effectiveState(rule: Pick<DetectionRuleSummary, 'enabledStateOverride' | 'enabledStateSynced'>): EnabledState {
   return rule.enabledStateOverride ?? rule.enabledStateSynced ?? 'Paused';

@@ -3,14 +3,15 @@
  * templates (both forms, `{{ }}` expressions), the checks a rule's fields and query must pass,
  * the event sink arguments with their public/secret split — and the engine that runs rules:
  * template rendering over `@alert` (E9), window evaluation with debounce and dedup (E4-E7), the
- * scheduler (E1-E3) and the delivery worker (E13). Imports core, query, store and sinks; it is
+ * scheduler (E1-E3) and the delivery worker (E13), and rule files (YAML, E14-E15) with what their
+ * tests need. Imports core, query, store and sinks; it is
  * given `runQuery`, the `_detections` writer, sink resolution and the clock as arguments.
  */
 export { severities, severityIds, severityInputs, normalizeSeverity } from './severity.js';
 export { enabledStates, effectiveState, isEnabled } from './enabled-state.js';
 export { normalizeAlertTemplate, alertTemplateLimits, type AlertTemplateInput, type InfoItemInput, type ActionItemInput } from './alert-template.js';
 export { splitTemplate, checkTemplateValue, type TemplatePart } from './template-expressions.js';
-export { checkRuleQuery, maxQueryTextLength } from './rule-query-check.js';
+export { checkRuleQuery, indexesNamedIn, maxQueryTextLength } from './rule-query-check.js';
 export {
   checkRuleFields,
   checkRequiredRuleFields,
@@ -53,3 +54,5 @@ export { RuleScheduler, defaultSchedulerSettings, type SchedulerDeps, type Sched
 export { DeliveryWorker, defaultDeliverySettings, type DeliverySettings, type DeliveryWorkerDeps, type ResolveSink } from './delivery-worker.js';
 export { createSinkResolver, type SinkResolverDeps } from './sink-resolver.js';
 export type { AlertMessage, DeliveryOutcome, Sink, SinkType } from '../sinks/index.js';
+// Rule files (YAML): the definition model, reader, printer, conversions, JSON Schema, test windows.
+export * from './rule-file/index.js';

@@ -1,5 +1,5 @@
 import { ValidationError, formatPosition, type Diagnostic } from '../core/index.js';
-import { analyzeQuery, parseQuery, type IndexInfo } from '../query/index.js';
+import { analyzeQuery, indexTargetsOf, parseQuery, type IndexInfo, type Query } from '../query/index.js';
 
 export const maxQueryTextLength = 100_000;
 
@@ -7,16 +7,33 @@ export const maxQueryTextLength = 100_000;
  * Checks that a rule's query parses and means something in its tenant: the indexes it names
  * exist. The field catalog is not consulted (it depends on the data of a time range, and a rule
  * may well name columns whose events have not arrived yet), so wildcard columns expand to nothing
- * here. ValidationError on `query_text` with the first problem's position, and every problem in
- * `diagnostics`.
+ * here. `indexes` may be a function of the parsed query (`indexesNamedIn` checks a rule file
+ * with no tenant). ValidationError on `query_text` with the first problem's position, and every
+ * problem in `diagnostics`.
  */
-export function checkRuleQuery(text: string, indexes: readonly IndexInfo[], field = 'query_text'): void {
+export function checkRuleQuery(text: string, indexes: readonly IndexInfo[] | ((query: Query) => readonly IndexInfo[]), field = 'query_text'): void {
   if (text.trim() === '') throw new ValidationError(`${field} must not be empty: a rule needs a query`, { field });
   if (text.length > maxQueryTextLength) throw new ValidationError(`${field} must be at most ${maxQueryTextLength} characters`, { field });
   const parsed = parseQuery(text);
   if (parsed.query === null) throw queryError(parsed.diagnostics, field);
-  const analysis = analyzeQuery(parsed.query, { indexes, fieldPaths: [] });
+  const known = typeof indexes === 'function' ? indexes(parsed.query) : indexes;
+  const analysis = analyzeQuery(parsed.query, { indexes: known, fieldPaths: [] });
   if (analysis.analyzed === null) throw queryError(analysis.diagnostics, field);
+}
+
+/**
+ * The indexes a query names, as if each existed: a rule file checked on its own, before it is
+ * given a tenant. An index named with its id keeps that id; one named only by name gets its name
+ * as id. Names starting with `_` are system indexes (`_detections`, `_audit`).
+ */
+export function indexesNamedIn(query: Query): IndexInfo[] {
+  const found = new Map<string, IndexInfo>();
+  for (const target of indexTargetsOf(query)) {
+    const name = target.name ?? target.id ?? '';
+    const id = target.id ?? name;
+    if (!found.has(id)) found.set(id, { id, name, system: name.startsWith('_') });
+  }
+  return [...found.values()];
 }
 
 function queryError(diagnostics: readonly Diagnostic[], field: string): ValidationError {

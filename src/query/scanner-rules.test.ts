@@ -14,22 +14,14 @@ import { printQuery } from './printer.js';
 import { stripSpans } from './strip-spans.js';
 import { analyzeQuery, type IndexInfo } from './analyzer/analyze-query.js';
 import { compileQuery } from './compiler/compile-query.js';
-import type { Filter, Query } from './ast.js';
+import type { Query } from './ast.js';
+import { indexTargetsOf } from './index-filters.js';
 
 function indexesNamedIn(query: Query): IndexInfo[] {
-  const found: IndexInfo[] = [];
-  const walk = (filter: Filter): void => {
-    if (filter.kind === 'and' || filter.kind === 'or') filter.operands.forEach(walk);
-    else if (filter.kind === 'not') walk(filter.operand);
-    else if (filter.kind === 'index') {
-      for (const t of filter.targets) {
-        const name = t.name ?? `index-${t.id ?? ''}`;
-        found.push({ id: t.id ?? `id-${name}`, name, system: name.startsWith('_') });
-      }
-    }
-  };
-  walk(query.filter);
-  return found;
+  return indexTargetsOf(query).map((t) => {
+    const name = t.name ?? `index-${t.id ?? ''}`;
+    return { id: t.id ?? `id-${name}`, name, system: name.startsWith('_') };
+  });
 }
 
 const root = fileURLToPath(new URL('../../../shared/datasets/scanner-rules', import.meta.url));

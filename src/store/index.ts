@@ -1,6 +1,6 @@
 /**
  * store: metadata repositories (tenants, API keys, indexes, audit outbox, detection rules, event
- * sinks, chat integrations) over Kysely, with the SQLite adapter and versioned migrations.
+ * sinks, chat integrations, sync sources) over Kysely, with the SQLite adapter and versioned migrations.
  * Imports only core.
  *
  * This door carries the contract and what adapters share; the SQLite adapter itself is opened
@@ -9,3 +9,5 @@
 export type * from './records.js';
 export type * from './store.js';
 export { decodePageToken, encodePageToken, type PageKey } from './page-token.js';
+export type * from './repository-options.js';
+export type * from './sync-source-store.js';

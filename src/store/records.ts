@@ -244,3 +244,24 @@ export interface PendingDetection {
   readonly at: number;
   readonly event: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * A repository a tenant syncs rules from (detections.md 3.5), named by (tenant, push key, branch).
+ * `sinkKeys` maps the `event_sink_keys` of its rule files to sinks of the same tenant (3.4).
+ */
+export interface SyncSourceRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly pushKey: string;
+  readonly branch: string;
+  /** Each key names one or more sinks, in order. */
+  readonly sinkKeys: Readonly<Record<string, readonly string[]>>;
+  /** Applied syncs so far; a sync applies only over the revision it was planned against. */
+  readonly revision: number;
+  /** The commit of the last applied sync (`+dirty` kept verbatim), or null before the first. */
+  readonly lastCommitSha: string | null;
+  readonly lastCommitMessage: string | null;
+  readonly lastSyncedAt: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}

@@ -198,6 +198,29 @@ export interface DetectionOutboxTable {
   event: string;
 }
 
+/** A repository rules are synced from; `revision` counts applied syncs (migration 0005). */
+export interface SyncSourcesTable {
+  id: string;
+  tenant_id: string;
+  push_key: string;
+  branch: string;
+  revision: ColumnType<number | string, number | undefined, number>;
+  last_commit_sha: string | null;
+  last_commit_message: string | null;
+  last_synced_at: NullableMillisColumn;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+/** A source's `event_sink_keys` map: one row per (key, sink), in order per key. */
+export interface SyncSourceSinkKeysTable {
+  source_id: string;
+  tenant_id: string;
+  sink_key: string;
+  sink_id: string;
+  position: number;
+}
+
 export interface StoreDatabase {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -214,4 +237,6 @@ export interface StoreDatabase {
   alert_deliveries: AlertDeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   detection_outbox: DetectionOutboxTable;
+  sync_sources: SyncSourcesTable;
+  sync_source_sink_keys: SyncSourceSinkKeysTable;
 }

@@ -19,6 +19,10 @@ import type {
   Page,
   TenantRecord,
 } from './records.js';
+import type { DetectionRuleChanges, PageOptions } from './repository-options.js';
+import type { SyncSourceRepository } from './sync-source-store.js';
+
+export type { DetectionRuleChanges, PageOptions } from './repository-options.js';
 
 /**
  * The metadata store contract: one repository per aggregate. Adapters: sqlite/ (embedded) and,
@@ -37,6 +41,7 @@ export interface Store {
   readonly chatIntegrations: ChatIntegrationRepository;
   readonly detectionState: DetectionStateRepository;
   readonly alerts: AlertRepository;
+  readonly syncSources: SyncSourceRepository;
   close(): Promise<void>;
 }
 
@@ -106,35 +111,6 @@ export interface AuditRepository {
   listUnshipped(limit: number): Promise<AuditEntry[]>;
   markShipped(ids: readonly string[]): Promise<void>;
 }
-
-export interface PageOptions {
-  readonly pageSize: number;
-  /** A token from a previous page; malformed tokens raise ValidationError on `pagination[page_token]`. */
-  readonly pageToken?: string;
-}
-
-/** The fields of a rule that change after creation. */
-export type DetectionRuleChanges = Partial<
-  Pick<
-    DetectionRuleRecord,
-    | 'name'
-    | 'description'
-    | 'queryText'
-    | 'preparedQueryId'
-    | 'timeRangeS'
-    | 'runFrequencyS'
-    | 'debounce'
-    | 'alertPerRow'
-    | 'dedupWindowS'
-    | 'enabledStateOverride'
-    | 'enabledStateSynced'
-    | 'severity'
-    | 'alertTemplate'
-    | 'tags'
-    | 'syncKey'
-    | 'eventSinkIds'
-  >
->;
 
 /**
  * Detection rules and the sinks they alert. A rule's sinks are rows of a link table whose foreign

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../admin/index.js';
 import { ManualClock, SecretBox, newId, silentLogger } from '../../core/index.js';
 import { sampleAlert } from '../../sinks/testing/sample-alert.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
 import { aRule } from '../../store/testing/store-fixtures.js';
-import type { CliContext } from '../cli-context.js';
-import { runCli } from '../program.js';
+import { runVigil } from '../testing/run-vigil.js';
 
 // `vigil alerts` works on the store alone, beside a running server whose worker sends re-queued alerts.
 const t = Date.parse('2026-11-21T12:00:30Z');
@@ -55,25 +53,7 @@ beforeEach(async () => {
 });
 afterEach(async () => services.store.close());
 
-async function vigil(argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const ctx: CliContext = {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    interactive: false,
-    loadConfig: () => ({}) as never,
-    openServices: async () => ({ services, close: async () => {} }),
-    serve: async () => {},
-    runningServer: () => null,
-    isDataDirBusy: () => false,
-    nowMs: () => 0,
-  };
-  const status = await runCli(argv, ctx, '0');
-  const text = (s: PassThrough) => (s.read() as Buffer | null)?.toString() ?? '';
-  return { status, out: text(stdout), err: text(stderr) };
-}
+const vigil = (argv: string[]) => runVigil(argv, { openServices: async () => ({ services, close: async () => {} }) });
 
 describe('vigil alerts', () => {
   it('list shows the tenant\'s alerts with their deliveries', async () => {

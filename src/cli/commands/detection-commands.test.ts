@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliActor, createServices, type Services } from '../../admin/index.js';
 import { ManualClock, SecretBox, silentLogger } from '../../core/index.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
-import type { CliContext } from '../cli-context.js';
-import { runCli } from '../program.js';
+import { runVigil } from '../testing/run-vigil.js';
 
 // `vigil rules`, `vigil sinks` and `vigil integrations chat` over real services on a store alone:
 // they need no engine, so they work beside a running server.
@@ -25,27 +23,7 @@ beforeEach(async () => {
 });
 afterEach(async () => services.store.close());
 
-async function vigil(argv: string[], stdin = ''): Promise<{ status: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const input = new PassThrough();
-  input.end(stdin);
-  const ctx: CliContext = {
-    stdout,
-    stderr,
-    stdin: input,
-    interactive: false,
-    loadConfig: () => ({}) as never,
-    openServices: async () => ({ services, close: async () => {} }),
-    serve: async () => {},
-    runningServer: () => null,
-    isDataDirBusy: () => false,
-    nowMs: () => 0,
-  };
-  const status = await runCli(argv, ctx, '0');
-  const text = (s: PassThrough) => (s.read() as Buffer | null)?.toString() ?? '';
-  return { status, out: text(stdout), err: text(stderr) };
-}
+const vigil = (argv: string[], stdin = '') => runVigil(argv, { openServices: async () => ({ services, close: async () => {} }) }, stdin);
 
 const token = 'xoxb-1111-2222-abcdefghijklmnop';
 

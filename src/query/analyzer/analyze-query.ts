@@ -3,8 +3,9 @@
  * wildcard column names expand to (D16), and whether every pipeline stage refers to columns the
  * stage before it produces. Returns every problem found, each with its span.
  */
-import { assertNever, ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
-import type { ColumnName, Filter, IndexFilter, Query } from '../ast.js';
+import { ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
+import type { ColumnName, IndexFilter, Query } from '../ast.js';
+import { collectIndexFilters } from '../index-filters.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { checkPipeline } from './check-pipeline.js';
 import { forEachFilterColumn } from './filter-columns.js';
@@ -84,25 +85,4 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
     analyzed: { query, scope, indexTargets, columnExpansions, fieldPaths: context.fieldPaths },
     diagnostics,
   };
-}
-
-function collectIndexFilters(filter: Filter, out: IndexFilter[]): void {
-  switch (filter.kind) {
-    case 'and':
-    case 'or':
-      for (const operand of filter.operands) collectIndexFilters(operand, out);
-      return;
-    case 'not':
-      collectIndexFilters(filter.operand, out);
-      return;
-    case 'index':
-      out.push(filter);
-      return;
-    case 'text':
-    case 'match':
-    case 'compare':
-      return;
-    default:
-      assertNever(filter);
-  }
 }

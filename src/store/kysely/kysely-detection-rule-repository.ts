@@ -131,13 +131,12 @@ export class KyselyDetectionRuleRepository implements DetectionRuleRepository {
     });
   }
 
-  private async withSinks(db: Kysely<StoreDatabase> | Transaction<StoreDatabase>, row: Selectable<DetectionRulesTable>): Promise<DetectionRuleRecord> {
-    const links = await db.selectFrom('detection_rule_sinks').select('sink_id').where('rule_id', '=', row.id).orderBy('position').execute();
-    return { ...toSummary(row), eventSinkIds: links.map((l) => l.sink_id) };
+  private withSinks(db: Kysely<StoreDatabase> | Transaction<StoreDatabase>, row: Selectable<DetectionRulesTable>): Promise<DetectionRuleRecord> {
+    return ruleWithSinks(db, row);
   }
 }
 
-function violations(syncKey: string | null, ruleId: string): ViolationErrors {
+export function violations(syncKey: string | null, ruleId: string): ViolationErrors {
   return {
     unique: (cause) =>
       syncKey === null
@@ -150,7 +149,7 @@ function violations(syncKey: string | null, ruleId: string): ViolationErrors {
 }
 
 /** ValidationError naming the first id that is listed twice or is not a sink of the tenant. */
-async function checkSinks(trx: Transaction<StoreDatabase>, tenantId: string, sinkIds: readonly string[]): Promise<void> {
+export async function checkSinks(trx: Transaction<StoreDatabase>, tenantId: string, sinkIds: readonly string[]): Promise<void> {
   if (sinkIds.length === 0) return;
   const twice = sinkIds.findIndex((id, i) => sinkIds.indexOf(id) !== i);
   if (twice >= 0) throw new ValidationError(`event sink ${JSON.stringify(sinkIds[twice])} is listed twice`, { field: `event_sink_ids[${twice}]` });
@@ -162,7 +161,7 @@ async function checkSinks(trx: Transaction<StoreDatabase>, tenantId: string, sin
   }
 }
 
-async function linkSinks(trx: Transaction<StoreDatabase>, tenantId: string, ruleId: string, sinkIds: readonly string[]): Promise<void> {
+export async function linkSinks(trx: Transaction<StoreDatabase>, tenantId: string, ruleId: string, sinkIds: readonly string[]): Promise<void> {
   if (sinkIds.length === 0) return;
   await trx
     .insertInto('detection_rule_sinks')
@@ -170,7 +169,7 @@ async function linkSinks(trx: Transaction<StoreDatabase>, tenantId: string, rule
     .execute();
 }
 
-function toRow(rule: DetectionRuleRecord) {
+export function toRow(rule: DetectionRuleRecord) {
   return {
     id: rule.id,
     tenant_id: rule.tenantId,
@@ -197,7 +196,7 @@ function toRow(rule: DetectionRuleRecord) {
   };
 }
 
-function toChangedColumns(changes: DetectionRuleChanges) {
+export function toChangedColumns(changes: DetectionRuleChanges) {
   const c = changes;
   return {
     ...(c.name === undefined ? {} : { name: c.name }),
@@ -220,6 +219,12 @@ function toChangedColumns(changes: DetectionRuleChanges) {
 
 function templateText(template: AlertTemplateRecord | null): string | null {
   return template === null ? null : JSON.stringify(template);
+}
+
+/** The rule of a row, with its sinks in order. */
+export async function ruleWithSinks(db: Kysely<StoreDatabase> | Transaction<StoreDatabase>, row: Selectable<DetectionRulesTable>): Promise<DetectionRuleRecord> {
+  const links = await db.selectFrom('detection_rule_sinks').select('sink_id').where('rule_id', '=', row.id).orderBy('position').execute();
+  return { ...toSummary(row), eventSinkIds: links.map((l) => l.sink_id) };
 }
 
 export function toSummary(row: Selectable<DetectionRulesTable>): DetectionRuleSummary {

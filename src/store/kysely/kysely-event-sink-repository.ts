@@ -138,6 +138,8 @@ export class KyselyEventSinkRepository implements EventSinkRepository {
               .execute();
           }
         }
+        // Sync sources stop mapping keys to it; a key left with no sink fails the next sync, by name.
+        await trx.deleteFrom('sync_source_sink_keys').where('tenant_id', '=', tenantId).where('sink_id', '=', id).execute();
         await trx.deleteFrom('event_sinks').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
         return { detachedRuleIds };
       }),

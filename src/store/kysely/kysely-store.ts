@@ -13,6 +13,7 @@ import type {
   Store,
   TenantRepository,
 } from '../store.js';
+import type { SyncSourceRepository } from '../sync-source-store.js';
 import type { StoreDatabase } from '../store-database.js';
 import { KyselyAlertRepository } from './kysely-alert-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
@@ -22,6 +23,7 @@ import { KyselyChatIntegrationRepository } from './kysely-chat-integration-repos
 import { KyselyDetectionRuleRepository } from './kysely-detection-rule-repository.js';
 import { KyselyEventSinkRepository } from './kysely-event-sink-repository.js';
 import { KyselyIndexRepository } from './kysely-index-repository.js';
+import { KyselySyncSourceRepository } from './kysely-sync-source-repository.js';
 import { KyselyTenantRepository } from './kysely-tenant-repository.js';
 import { StoreQueryRunner, type ViolationClassifier } from './store-query-runner.js';
 
@@ -47,6 +49,7 @@ export class KyselyStore implements Store {
   readonly chatIntegrations: ChatIntegrationRepository;
   readonly detectionState: DetectionStateRepository;
   readonly alerts: AlertRepository;
+  readonly syncSources: SyncSourceRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -63,6 +66,7 @@ export class KyselyStore implements Store {
     this.chatIntegrations = new KyselyChatIntegrationRepository(db, runner);
     this.detectionState = new KyselyDetectionStateRepository(db, runner);
     this.alerts = new KyselyAlertRepository(db, runner);
+    this.syncSources = new KyselySyncSourceRepository(db, runner);
   }
 
   migrate(): Promise<void> {

@@ -21,6 +21,8 @@ const allTables = [
   'detection_rules',
   'event_sinks',
   'indexes',
+  'sync_source_sink_keys',
+  'sync_sources',
   'tenants',
 ];
 let db: Kysely<unknown> | undefined;

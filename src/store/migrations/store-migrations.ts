@@ -3,6 +3,7 @@ import * as initial from './0001-initial.js';
 import * as detectionRulesAndSinks from './0002-detection-rules-and-sinks.js';
 import * as detectionEngine from './0003-detection-engine.js';
 import * as detectionOutbox from './0004-detection-outbox.js';
+import * as syncSources from './0005-sync-sources.js';
 
 /**
  * Every schema migration, in the order they apply. Listed in code rather than read from a folder
@@ -14,4 +15,5 @@ export const storeMigrations: ReadonlyArray<readonly [name: string, migration: M
   ['0002-detection-rules-and-sinks', detectionRulesAndSinks],
   ['0003-detection-engine', detectionEngine],
   ['0004-detection-outbox', detectionOutbox],
+  ['0005-sync-sources', syncSources],
 ];

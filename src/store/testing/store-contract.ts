@@ -10,6 +10,7 @@ import { describeIndexContract } from './index-contract.js';
 import { describeIndexPaginationContract } from './index-pagination-contract.js';
 import { describeMigrationContract } from './migration-contract.js';
 import { useMigratedStore, type StoreFactory } from './store-fixtures.js';
+import { describeSyncSourceContract } from './sync-source-contract.js';
 import { describeTenantContract } from './tenant-contract.js';
 
 export type { StoreFactory } from './store-fixtures.js';
@@ -33,5 +34,6 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describeCreationOrderPaginationContract(store);
     describeDetectionStateContract(store);
     describeAlertContract(store);
+    describeSyncSourceContract(store);
   });
 }

@@ -1,0 +1,51 @@
+import type { Store, SyncSourceRecord } from '../store/index.js';
+
+/** Why a key named no sink. */
+export interface UnresolvedSinkKey {
+  readonly key: string;
+  /** Its position in `event_sink_keys`. */
+  readonly index: number;
+  readonly reason: string;
+}
+
+/**
+ * Resolves a rule file's `event_sink_keys` for a single-rule upsert. A tenant's sink keys live in
+ * the maps of its sync sources (detections.md 3.4; `vigil sync-sources create --sink-key
+ * KEY=SINK_ID`): a key resolves to the sinks its sources map it to, and sources that map it
+ * differently make it ambiguous. A key that no source maps may be the id of one of the tenant's
+ * sinks, so a tenant without sync sources can still upsert rules with sinks. The sinks come out
+ * in key order, each once.
+ */
+export async function resolveSinkKeys(store: Store, tenantId: string, keys: readonly string[]): Promise<{ sinkIds: string[]; unresolved: UnresolvedSinkKey[] }> {
+  if (keys.length === 0) return { sinkIds: [], unresolved: [] };
+  const sources = await allSources(store, tenantId);
+  const sinks = await store.sinks.existing(tenantId, keys);
+  const sinkIds: string[] = [];
+  const unresolved: UnresolvedSinkKey[] = [];
+  keys.forEach((key, index) => {
+    const maps = [...new Set(sources.filter((s) => Object.hasOwn(s.sinkKeys, key)).map((s) => JSON.stringify(s.sinkKeys[key])))];
+    if (maps.length > 1) {
+      const named = sources.filter((s) => Object.hasOwn(s.sinkKeys, key)).map((s) => `${s.pushKey}@${s.branch}`);
+      unresolved.push({ key, index, reason: `is mapped to different sinks by the tenant's sync sources ${named.join(', ')}` });
+      return;
+    }
+    const mapped = maps[0] === undefined ? (sinks.has(key) ? [key] : null) : (JSON.parse(maps[0]) as string[]);
+    if (mapped === null) {
+      unresolved.push({ key, index, reason: "is neither mapped by a sync source of the tenant (vigil sync-sources ... --sink-key KEY=SINK_ID) nor the id of one of the tenant's event sinks" });
+      return;
+    }
+    for (const id of mapped) if (!sinkIds.includes(id)) sinkIds.push(id);
+  });
+  return { sinkIds, unresolved };
+}
+
+async function allSources(store: Store, tenantId: string): Promise<SyncSourceRecord[]> {
+  const all: SyncSourceRecord[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await store.syncSources.list(tenantId, { pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
+    all.push(...page.items);
+    pageToken = page.nextPageToken ?? undefined;
+  } while (pageToken !== undefined);
+  return all;
+}
