@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
 import type { IngestRunResult } from './ingest-run-result.js';
 import { readCpuSeconds, readPeakRss, runMeasured } from './measured-process.js';
 import { measureStorage } from './storage-footprint.js';
 import { benchEnv, vigilArgv } from './vigil-command.js';
+import { VigilServerProcess } from './vigil-server-process.js';
 
 export interface HttpIngestOptions {
   readonly repoDir: string;
@@ -34,14 +33,10 @@ interface IngestTotals {
  */
 export async function benchHttpIngest(options: HttpIngestOptions): Promise<IngestRunResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-http-'));
-  const logPath = join(dataDir, 'server.log');
-  const logFd = openSync(logPath, 'a');
-  const [node, args] = vigilArgv(options.repoDir, 'serve', '--port', '0');
-  const server = spawn(node, args, { cwd: dataDir, env: benchEnv({ VIGIL_DATA_DIR: dataDir }), stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd);
-  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+  let server: VigilServerProcess | null = null;
   try {
-    const url = await waitForServer(dataDir, server, logPath);
+    server = await VigilServerProcess.start(options.repoDir, dataDir, { logPath: join(dataDir, 'server.log') });
+    const { url } = server;
     const apiKey = readFileSync(join(dataDir, 'bootstrap-key'), 'utf8').trim();
     const [cmd, createArgs] = vigilArgv(options.repoDir, 'index', 'create', 'replay', '--tenant', 'default', '--data-dir', dataDir);
     const created = await runMeasured(cmd, createArgs, { cwd: dataDir, env: benchEnv() });
@@ -53,10 +48,10 @@ export async function benchHttpIngest(options: HttpIngestOptions): Promise<Inges
     const totals = await postFile(`${url}/v1/ingest?tenant_id=default&index=replay`, apiKey, options);
     const wallSeconds = (performance.now() - started) / 1000;
     const clientCpu = process.cpuUsage(clientCpuBefore);
-    const peakRssBytes = readPeakRss(server.pid!);
-    const cpuSeconds = readCpuSeconds(server.pid!);
+    const peakRssBytes = readPeakRss(server.pid);
+    const cpuSeconds = readCpuSeconds(server.pid);
     options.log(`http: ${totals.ingested} ingested, ${totals.rejected} rejected in ${wallSeconds.toFixed(1)} s (${totals.requests} requests); stopping the server …`);
-    await stop(server, exited);
+    await server.stop();
     const storage = await measureStorage(options.repoDir, join(dataDir, 'engine'), options.optimize);
     return {
       path: 'http',
@@ -73,26 +68,9 @@ export async function benchHttpIngest(options: HttpIngestOptions): Promise<Inges
       notes: [`${totals.requests} requests`, ...(options.keepDataDir ? [`data dir kept at ${dataDir}`] : [])],
     };
   } finally {
-    await stop(server, exited);
+    await server?.stop();
     if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Waits for `<dataDir>/server.json`, which the server writes once it listens. */
-async function waitForServer(dataDir: string, server: ChildProcess, logPath: string): Promise<string> {
-  const infoPath = join(dataDir, 'server.json');
-  for (let waited = 0; waited < 120_000; waited += 100) {
-    if (server.exitCode !== null) throw new Error(`vigil serve exited with ${server.exitCode}: ${readFileSync(logPath, 'utf8').slice(-2000)}`);
-    if (existsSync(infoPath)) {
-      try {
-        return (JSON.parse(readFileSync(infoPath, 'utf8')) as { url: string }).url;
-      } catch {
-        // Caught mid-write; read it again on the next turn.
-      }
-    }
-    await sleep(100);
-  }
-  throw new Error(`vigil serve did not write ${infoPath} within 120 s: ${readFileSync(logPath, 'utf8').slice(-2000)}`);
 }
 
 /** Decompresses the file and sends it in line-aligned bodies, `concurrency` at a time. */
@@ -138,13 +116,4 @@ async function postBody(url: string, apiKey: string, body: Buffer, totals: Inges
   totals.rejected += answer.rejected ?? 0;
   totals.rawBytes += body.length;
   totals.requests++;
-}
-
-/** SIGTERM, then SIGKILL if the server has not stopped within a minute. */
-async function stop(server: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  server.kill('SIGTERM');
-  const timer = setTimeout(() => server.kill('SIGKILL'), 60_000);
-  await exited;
-  clearTimeout(timer);
 }

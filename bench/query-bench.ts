@@ -1,8 +1,9 @@
 /**
- * `npm run bench -- query [--events N] [--dataset mixed|windows]`: loads (or reuses) a data dir
- * of at least N replayed events through the product's ingest, then times issue 3's fixed query
- * set through `SearchService.run`, against ripgrep over the same NDJSON for the text searches,
- * and prints figures against the targets. A script, not a test.
+ * `npm run bench -- query [--events N] [--dataset mixed|windows] [--api]`: loads (or reuses) a
+ * data dir of at least N replayed events through the product's ingest, then times issue 3's
+ * fixed query set through `SearchService.run`, against ripgrep over the same NDJSON for the text
+ * searches, or with `--api` through a real server's HTTP API (issue 4), and prints figures
+ * against the targets. A script, not a test.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,8 @@ import { parseArgs } from 'node:util';
 import type { TimeRange } from '../src/search/index.js';
 import { benchTenant, ensureLoadedDataDir, ensureOptimizedCopy, ensurePlainNdjson, openBenchRuntime } from './query-dataset.js';
 import { checkQueryTargets, formatQueryReport } from './query-report.js';
-import { benchQueries, pickTerms } from './query-set.js';
+import { benchQueries, pickTerms, type PickedTerms } from './query-set.js';
+import { runQueryApiMode } from './query-api-mode.js';
 import { EngineCallRecorder } from './query-engine-recorder.js';
 import { timeQuery, type QueryTiming } from './query-timing.js';
 import { ensureReplayFile, todayUtc } from './replay.js';
@@ -29,7 +31,16 @@ const usage = `usage: npm run bench -- query [options]
   --optimize          time on a copy of the loaded data merged by OPTIMIZE TABLE … FINAL
                       (default: the parts as ingest and background merges left them)
   --only A,B          run only these queries (by name)
-  --no-rg             skip ripgrep`;
+  --no-rg             skip ripgrep
+API mode (issue 4): the same data and queries through a real server (node bin/vigil.js serve)
+  --api               time blocking_query with concurrent clients and a scan's first rows
+  --clients N         clients sending requests at once (default 4)
+  --api-runs N        requests per client and query after a warm-up (default 10)
+  --serial-runs N     requests by one client alone first, per query (default 5; 0 skips)
+  --scan-runs N       timed runs per scan after one warm-up (default 5; 0 skips)
+  --scan-query TEXT   scan this query instead of the phrase and '*' (max_rows 100000)
+  --poll-ms N         pause between query_progress polls of a scan (default 5)
+  --no-build          do not run tsc first (dist/ must be current)`;
 
 function parseOptions(argv: readonly string[]) {
   const { values } = parseArgs({
@@ -45,6 +56,14 @@ function parseOptions(argv: readonly string[]) {
       only: { type: 'string' },
       optimize: { type: 'boolean', default: false },
       'no-rg': { type: 'boolean', default: false },
+      api: { type: 'boolean', default: false },
+      clients: { type: 'string', default: '4' },
+      'api-runs': { type: 'string', default: '10' },
+      'serial-runs': { type: 'string', default: '5' },
+      'scan-runs': { type: 'string', default: '5' },
+      'scan-query': { type: 'string' },
+      'poll-ms': { type: 'string', default: '5' },
+      'no-build': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -53,6 +72,7 @@ function parseOptions(argv: readonly string[]) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes a whole number of at least 1, got ${text}\n${usage}`);
     return n;
   };
+  const countOf = (name: 'whole-runs' | 'serial-runs' | 'scan-runs'): number => (values[name] === '0' ? 0 : positive(name, values[name]));
   if (!replayProfiles[values.dataset]) throw new Error(`--dataset must be one of ${Object.keys(replayProfiles).join(', ')}\n${usage}`);
   if (values.anchor !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.anchor)) throw new Error(`--anchor takes a day as YYYY-MM-DD, got ${values.anchor}`);
   return {
@@ -63,10 +83,21 @@ function parseOptions(argv: readonly string[]) {
     anchorDay: values.anchor ?? todayUtc(Date.now()),
     runs: positive('runs', values.runs),
     rgRuns: positive('rg-runs', values['rg-runs']),
-    wholeRangeRuns: values['whole-runs'] === '0' ? 0 : positive('whole-runs', values['whole-runs']),
+    wholeRangeRuns: countOf('whole-runs'),
     only: values.only ? new Set(values.only.split(',')) : null,
     optimize: values.optimize,
-    rg: !values['no-rg'],
+    rg: !values['no-rg'] && !values.api,
+    api: values.api
+      ? {
+          clients: positive('clients', values.clients),
+          runs: positive('api-runs', values['api-runs']),
+          serialRuns: countOf('serial-runs'),
+          scanRuns: countOf('scan-runs'),
+          scanQuery: values['scan-query'] ?? null,
+          pollMs: positive('poll-ms', values['poll-ms']),
+          build: !values['no-build'],
+        }
+      : null,
   };
 }
 
@@ -96,6 +127,21 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
     endNs: BigInt(Date.parse(m.loadedAt) + 3_600_000) * 1_000_000n,
   };
   const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version, platform: `${process.platform} ${process.arch}` };
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const savePath = (mode: string): string => join(repoDir, '.bench', 'results', `query-${mode}${options.dataset}-n${options.events}${optimized ? '-optimized' : ''}-${stamp}.json`);
+  const header = (load: { before: number; after: number }, terms: PickedTerms, runsNote: string): string => {
+    const state = optimized ? 'after OPTIMIZE FINAL' : 'as ingested, background merges settled';
+    return [
+      `machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}; 1-min load ${load.before.toFixed(1)} → ${load.after.toFixed(1)}`,
+      `data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${parts} parts (${state}), ${((optimized?.marker.bytesOnDisk ?? m.bytesOnDisk) / 1e6).toFixed(0)} MB on disk; ${runsNote}`,
+      `terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})`,
+      '',
+    ].join('\n');
+  };
+  if (options.api) {
+    const context = { argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null };
+    return runQueryApiMode({ repoDir, dataDir: optimized?.dataDir ?? data.dataDir, marker: m, range, ...options.api, only: options.only, savePath: savePath('api-'), context, header, log });
+  }
   const runtime = await openBenchRuntime(optimized?.dataDir ?? data.dataDir);
   const timings: QueryTiming[] = [];
   try {
@@ -110,16 +156,12 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
       timings.push(await timeQuery(query, { engine, recorder, search, indexes, range, runs: options.runs, wholeRangeRuns: options.wholeRangeRuns, rgRuns: options.rg ? options.rgRuns : 0, ndjson, log }));
     }
     const checks = checkQueryTargets(timings);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const saved = join(repoDir, '.bench', 'results', `query-${options.dataset}-n${options.events}${optimized ? '-optimized' : ''}-${stamp}.json`);
+    const saved = savePath('');
     mkdirSync(dirname(saved), { recursive: true });
     const load = { before: loadBefore, after: loadavg()[0]! };
     writeFileSync(saved, `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`);
 
-    process.stdout.write(`machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}; 1-min load ${load.before.toFixed(1)} → ${load.after.toFixed(1)}\n`);
-    const state = optimized ? 'after OPTIMIZE FINAL' : 'as ingested, background merges settled';
-    process.stdout.write(`data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${parts} parts (${state}), ${((optimized?.marker.bytesOnDisk ?? m.bytesOnDisk) / 1e6).toFixed(0)} MB on disk; ${options.runs} runs per query, ${options.rgRuns} per rg\n`);
-    process.stdout.write(`terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})\n`);
+    process.stdout.write(header(load, terms, `${options.runs} runs per query, ${options.rgRuns} per rg`));
     process.stdout.write(formatQueryReport(timings, checks));
     log(`results saved to ${saved}`);
     return checks.every((c) => c.pass) ? 0 : 1;

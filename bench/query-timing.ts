@@ -174,8 +174,12 @@ function runRipgrep(argv: readonly string[]): Promise<{ lines: number; bytes: nu
 /** min, median and p90 (nearest rank) of a non-empty series. */
 export function latency(ms: readonly number[]): Latency {
   const sorted = [...ms].sort((a, b) => a - b);
-  const rank = (q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-  return { min: sorted[0]!, median: rank(0.5), p90: rank(0.9) };
+  return { min: sorted[0]!, median: nearestRank(sorted, 0.5), p90: nearestRank(sorted, 0.9) };
+}
+
+/** The q-quantile (0 < q ≤ 1) of a non-empty ascending series, by nearest rank. */
+export function nearestRank(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
 function shellQuote(arg: string): string {
