@@ -10,7 +10,8 @@ import { EngineError, ErrorCodes, VigilError, newId, type Logger } from '../core
 import type { Engine } from '../engine/index.js';
 import { compileQuery, compileTimeHistogram, isSliceable } from '../query/index.js';
 import type { AdhocQuery } from './adhoc-request.js';
-import { decodeRows, type DecodedRow } from './decode-rows.js';
+import { decodeBounded } from './decode-bounded.js';
+import type { DecodedRow } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
 import { eventColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
@@ -102,7 +103,9 @@ export class QueryRun {
       const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: slice.startNs, endNs: slice.endNs, order, limit: wanted + 1 });
       const result = await this.deps.engine.query(compiled.sql, { settings: compiled.settings, signal: this.abort.signal });
       this.bytesScanned += result.stats.bytesRead;
-      const decoded = decodeRows(compiled.output, result.rows, plan.indexNames);
+      const bounds = { maxRows: wanted + 1, maxBytes: this.budget.remaining };
+      const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
+      if (this.cancelled) return;
       const full = this.addEventRows(decoded, wanted);
       this.columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : eventColumns(this.rows);
       if (full) return;
@@ -149,8 +152,10 @@ export class QueryRun {
       const result = await this.deps.engine.query(compiled.sql, { tag, settings: compiled.settings, signal: this.abort.signal });
       this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
       if (this.cancelled) return;
-      const decoded = decodeRows(compiled.output, result.rows, plan.indexNames);
       // Aggregated tables ignore max_rows (interface 2.1); event results obey it.
+      const bounds = { maxRows: this.kind === 'table' ? Number.POSITIVE_INFINITY : request.maxRows, maxBytes: this.budget.remaining };
+      const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
+      if (this.cancelled) return;
       const limit = this.kind === 'table' ? decoded.length : Math.min(decoded.length, request.maxRows);
       const kept: DecodedRow[] = [];
       for (const row of decoded.slice(0, limit)) {

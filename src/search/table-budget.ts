@@ -42,6 +42,11 @@ export class TableBudget {
     this.used -= rowBytes(row);
   }
 
+  /** Bytes still free. */
+  get remaining(): number {
+    return this.maxBytes - this.used;
+  }
+
   get bytes(): number {
     return this.used;
   }

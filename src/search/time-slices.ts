@@ -1,7 +1,7 @@
 /**
  * Time slices of an event search (ARCHITECTURE.md section 5), sized by how many events each
- * covers rather than by how long it is: a cheap histogram of event times in the range (the `ts`
- * column only, through the primary key) is cut into slices of about `firstSliceRows` events,
+ * covers rather than by how long it is: a cheap histogram of event times in the range (from the
+ * per-minute counts kept on insert) is cut into slices of about `firstSliceRows` events,
  * growing fourfold, walked from the end of the range back (or from the start forward). So the
  * first rows arrive after scanning a small part of the data wherever in the range it lies,
  * and a sparse range takes few slices. Slices are half-open and never split a timestamp.
@@ -22,7 +22,7 @@ export interface TimeBucket {
 export const histogramBuckets = 1000;
 
 /** Events the first slice covers; each next slice covers four times more. */
-export const firstSliceRows = 50_000;
+export const firstSliceRows = 10_000;
 
 /** The bucket width (ns) for a range: at least 1 ms, at most `histogramBuckets` buckets. */
 export function bucketWidthNs(startNs: bigint, endNs: bigint): bigint {
