@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../core/index.js';
 import { EventSinkArgsChecker, maskSecret } from './event-sink-args.js';
+import { validationFieldOf as fieldOf } from './testing/validation-field.js';
 
 const checker = new EventSinkArgsChecker({ allowPrivateDestinations: false });
 
-const fieldOf = (attempt: () => unknown): string | undefined => {
-  try {
-    attempt();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.field;
-    throw error;
-  }
-  return undefined;
-};
 
 describe('EventSinkArgsChecker', () => {
   it('splits each variant into public configuration and secrets', () => {

@@ -2,16 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../core/index.js';
 import { checkRequiredRuleFields, checkRuleFields, type RuleFieldsInput } from './rule-input.js';
 import { checkRuleQuery } from './rule-query-check.js';
+import { validationFieldOf as fieldOf } from './testing/validation-field.js';
 
-const fieldOf = (attempt: () => unknown): string | undefined => {
-  try {
-    attempt();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.field;
-    throw error;
-  }
-  return undefined;
-};
 
 describe('checkRuleFields', () => {
   it('returns only the fields given, normalized', () => {

@@ -15,7 +15,7 @@ import type { DecodedRow } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
 import { eventColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
-import { bucketWidthNs, planSlices } from './time-slices.js';
+import { bucketWidthNs, planSlices, sliceStatementRows, type TimeSlice } from './time-slices.js';
 
 export type QueryStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -43,6 +43,8 @@ export class QueryRun {
   readonly id = newId();
   private status: QueryStatus = 'running';
   private readonly kind: 'events' | 'table';
+  /** Events shaped by `table`: the columns are the command's, not the events' own. */
+  private readonly tableShaped: boolean;
   private rows: DecodedRow[] = [];
   private columns: readonly string[] = [];
   private bytesScanned = 0;
@@ -60,6 +62,7 @@ export class QueryRun {
   ) {
     this.budget = new TableBudget(request.maxBytes);
     this.kind = resultKind(plan);
+    this.tableShaped = plan.compiled.output.kind === 'table';
     this.done = this.execute(plan).then(
       () => {
         if (this.status === 'running') this.status = 'completed';
@@ -91,25 +94,52 @@ export class QueryRun {
 
   private async runSlices(plan: QueryPlan): Promise<void> {
     const { request } = this;
-    const order = request.scanBackToFront ? 'desc' : 'asc';
     const histogram = compileTimeHistogram(plan.analyzed, request, bucketWidthNs(request.startNs, request.endNs));
     const buckets = await this.deps.engine.query<{ bucket: number; rows: string }>(histogram, { signal: this.abort.signal });
     this.bytesScanned += buckets.stats.bytesRead;
     const counts = buckets.rows.map((b) => ({ index: Number(b.bucket), rows: Number(b.rows) }));
     for (const slice of planSlices(request.startNs, request.endNs, counts, request.scanBackToFront)) {
-      if (this.cancelled) return;
-      const wanted = request.maxRows - this.rows.length;
-      // One row more than wanted tells whether the page ends inside a run of equal timestamps.
-      const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: slice.startNs, endNs: slice.endNs, order, limit: wanted + 1 });
-      const result = await this.deps.engine.query(compiled.sql, { settings: compiled.settings, signal: this.abort.signal });
-      this.bytesScanned += result.stats.bytesRead;
-      const bounds = { maxRows: wanted + 1, maxBytes: this.budget.remaining };
-      const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
-      if (this.cancelled) return;
-      const full = this.addEventRows(decoded, wanted);
-      this.columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : eventColumns(this.rows);
-      if (full) return;
+      if (this.cancelled || (await this.runSlice(plan, slice))) return;
     }
+  }
+
+  /**
+   * Reads one slice; true when the page is full. A statement returns at most
+   * `sliceStatementRows` rows: the histogram only sees minutes, and one minute can hold far more
+   * events than a slice should (events stamped with their ingest time), so one answer could
+   * hold everything and show nothing until it was decoded. When a statement fills, the rows of
+   * its last timestamp are left for the next statement, which starts at that timestamp.
+   */
+  private async runSlice(plan: QueryPlan, slice: TimeSlice): Promise<boolean> {
+    const backward = this.request.scanBackToFront;
+    let { startNs, endNs } = slice;
+    for (;;) {
+      const wanted = this.request.maxRows - this.rows.length;
+      // One row more than wanted tells whether the page ends inside a run of equal timestamps.
+      const limit = Math.min(wanted + 1, sliceStatementRows);
+      const decoded = await this.readEvents(plan, { startNs, endNs }, limit);
+      if (this.cancelled) return true;
+      if (decoded.length < limit || limit === wanted + 1) return this.addEventRows(decoded, wanted);
+      const boundary = decoded.at(-1)?.rowId?.t;
+      const before = decoded.filter((row) => row.rowId?.t !== boundary);
+      // One timestamp fills a whole statement: read the rest of the slice at once instead.
+      if (boundary === undefined || before.length === 0) return this.addEventRows(await this.readEvents(plan, { startNs, endNs }, wanted + 1), wanted);
+      if (this.addEventRows(before, wanted)) return true;
+      if (backward) endNs = BigInt(boundary) + 1n;
+      else startNs = BigInt(boundary);
+    }
+  }
+
+  /** One statement over part of the range: up to `limit` events in scan order, decoded within the budget. */
+  private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number): Promise<DecodedRow[]> {
+    const order = this.request.scanBackToFront ? 'desc' : 'asc';
+    const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, order, limit });
+    const result = await this.deps.engine.query(compiled.sql, { settings: compiled.settings, signal: this.abort.signal });
+    this.bytesScanned += result.stats.bytesRead;
+    const bounds = { maxRows: limit, maxBytes: this.budget.remaining };
+    const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
+    if (compiled.output.kind === 'table') this.columns = compiled.output.columns.map((c) => c.name);
+    return decoded;
   }
 
   /**
@@ -139,6 +169,7 @@ export class QueryRun {
       }
     }
     this.rows = this.rows.concat(taken);
+    if (this.kind === 'events' && !this.tableShaped) this.columns = eventColumns(this.rows);
     return full || this.rows.length >= this.request.maxRows;
   }
 

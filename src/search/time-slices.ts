@@ -21,6 +21,9 @@ export interface TimeBucket {
 /** How many buckets the histogram has at most. */
 export const histogramBuckets = 1000;
 
+/** Rows one slice statement returns at most; a slice that holds more is read in several. */
+export const sliceStatementRows = 5_000;
+
 /** Events the first slice covers; each next slice covers four times more. */
 export const firstSliceRows = 10_000;
 

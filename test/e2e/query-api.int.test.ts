@@ -88,6 +88,25 @@ describe('blocking_query', () => {
     expect(new Set(seen).size).toBe(2500);
   });
 
+  it('reads a minute holding more events than one statement returns in several, in order, none missing or repeated', async () => {
+    // 12,000 events in one minute: runs of four equal timestamps around one run of 6,000 (longer
+    // than a statement's 5,000 rows: from there the slice is read whole), in both directions.
+    const minute = Date.parse('2026-11-20T08:00:00Z');
+    const tsOf = (n: number) => (n < 3000 ? minute + Math.floor(n / 4) : n < 9000 ? minute + 20_000 : minute + 40_000 + Math.floor(n / 4));
+    const lines = Array.from({ length: 12_000 }, (_, n) => JSON.stringify({ ts: new Date(tsOf(n)).toISOString(), n }));
+    await h.ingest('acme', 'dense', lines);
+    for (const scanBackToFront of [true, false]) {
+      const r = await blocking({ query: '@index=dense', max_rows: 12_000, scan_back_to_front: scanBackToFront });
+      expect(r.status).toBe(200);
+      const got: number[] = r.body.results.rows.map((row: any) => row.columns.n);
+      expect(got).toHaveLength(12_000);
+      expect(new Set(got).size).toBe(12_000);
+      const times = got.map(tsOf);
+      const ordered = [...times].sort((a, b) => (scanBackToFront ? b - a : a - b));
+      expect(times).toEqual(ordered);
+    }
+  }, 120_000);
+
   it('scans front to back when asked: the earliest events, oldest first', async () => {
     const r = await blocking({ query: 'user: u7', max_rows: 3, scan_back_to_front: false });
     expect(r.body.results.rows.map((row: any) => row.columns.n)).toEqual([7, 57, 107]);
