@@ -21,6 +21,7 @@ export { aggregateColumns, outputColumns, statsColumnName } from './output-colum
 // The analyzer and the compiler to ClickHouse SQL.
 export {
   analyzeQuery,
+  needsFieldCatalog,
   type AnalysisContext,
   type AnalysisResult,
   type AnalyzedQuery,

@@ -7,6 +7,7 @@ import type { Engine } from '../engine/index.js';
 import {
   analyzeQuery,
   compileQuery,
+  needsFieldCatalog,
   parseQuery,
   type AnalyzedQuery,
   type CompiledQuery,
@@ -45,9 +46,12 @@ export async function planQuery(engine: Engine, request: QueryRequest, catalog?:
   const ids = request.indexes.map((index) => index.id);
   const fromMs = nsToMs(request.startNs);
   const toMs = nsToMs(request.endNs);
-  const fieldPaths = catalog
-    ? await catalog.fieldPaths(request.tenant, ids, fromMs, toMs)
-    : (await engine.fieldCatalog(request.tenant, ids, fromMs, toMs)).map((f) => f.path);
+  // Only column-name wildcards read the catalog: most queries (and rule windows) skip it.
+  const fieldPaths = !needsFieldCatalog(parsed.query)
+    ? []
+    : catalog
+      ? await catalog.fieldPaths(request.tenant, ids, fromMs, toMs)
+      : (await engine.fieldCatalog(request.tenant, ids, fromMs, toMs)).map((f) => f.path);
   const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths });
   if (analysis.analyzed === null) throw withDiagnostics(QueryAnalysisError, analysis.diagnostics);
   const compiled = compileQuery(analysis.analyzed, {

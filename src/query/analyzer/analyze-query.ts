@@ -86,3 +86,17 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
     diagnostics,
   };
 }
+
+/**
+ * Whether analysis needs the field catalog: only column-name wildcards (`**`, `a.*`, `*Id`) are
+ * expanded from it. Planning skips the catalog read for every other query.
+ */
+export function needsFieldCatalog(query: Query): boolean {
+  let needed = false;
+  const see = (column: ColumnName): void => {
+    if (plainColumnName(column) === null) needed = true;
+  };
+  forEachFilterColumn(query.filter, see);
+  checkPipeline(query, see);
+  return needed;
+}
