@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { Engine } from '../src/engine/index.js';
-import { planQuery, type IndexInfo, type SearchService, type TimeRange } from '../src/search/index.js';
+import { systemClock } from '../src/core/index.js';
+import { FieldCatalogCache, planQuery, type IndexInfo, type SearchService, type TimeRange } from '../src/search/index.js';
 import type { CallTotals, EngineCallRecorder, KindTotals, StatementKind } from './query-engine-recorder.js';
 import { benchTenant } from './query-dataset.js';
 import type { BenchQuery } from './query-set.js';
@@ -85,7 +86,7 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
   const statements = engineRuns.at(-1)!.statements;
   const searchStatements = engineRuns.at(-1)!.byKind.search.statements;
 
-  const plan = await planQuery(options.engine, {
+  const plan = await planQuery({
     tenant: benchTenant,
     text: query.text,
     indexes: await options.indexes(),
@@ -93,7 +94,7 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
     endNs: range.endNs,
     order: 'desc',
     limit: query.maxRows,
-  });
+  }, new FieldCatalogCache(options.engine, systemClock));
   let wholeRange: QueryTiming['wholeRange'] = null;
   if (searchStatements > 1 && options.wholeRangeRuns > 0) {
     const times: number[] = [];

@@ -1,14 +1,13 @@
 /**
  * search: one ad hoc query end to end — check the request, plan (parse, analyze, compile),
  * execute in time slices or whole, keep the table within max_rows / max_bytes, cancel, decode
- * rows. Imports core, query and engine; the HTTP and CLI layers call it.
+ * rows. Imports core, query, engine and ingest (its flattening, to rebuild returned events); the
+ * HTTP and CLI layers call it.
  */
 export { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
-export { planQuery, type FieldPathSource, type QueryPlan, type QueryRequest } from './plan-query.js';
-export { TenantCatalog, defaultCatalogTtlMs } from './tenant-catalog.js';
+export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
+export { FieldCatalogCache } from './field-catalog-cache.js';
 export { decodeRows, type DecodedRow, type ResultRow, type RowId } from './decode-rows.js';
-export { eventColumns } from './result-columns.js';
-export { rowBytes } from './table-budget.js';
 export type { QuerySnapshot, QueryStatus } from './query-run.js';
 export {
   SearchService,

@@ -3,7 +3,6 @@
  * catalog, compile. Errors come back typed by phase, with every diagnostic attached.
  */
 import { QueryAnalysisError, QuerySyntaxError, formatPosition } from '../core/index.js';
-import type { Engine } from '../engine/index.js';
 import {
   analyzeQuery,
   compileQuery,
@@ -34,24 +33,20 @@ export interface QueryPlan {
   readonly indexNames: ReadonlyMap<string, string>;
 }
 
-/** Where planning reads the field catalog when not straight from the engine (a TenantCatalog). */
+/** Where planning reads the field catalog (the search service's FieldCatalogCache). */
 export interface FieldPathSource {
   fieldPaths(tenant: string, indexIds: readonly string[], fromMs: number, toMs: number): Promise<readonly string[]>;
 }
 
 /** Parses, analyzes and compiles a query; throws QuerySyntaxError or QueryAnalysisError. */
-export async function planQuery(engine: Engine, request: QueryRequest, catalog?: FieldPathSource): Promise<QueryPlan> {
+export async function planQuery(request: QueryRequest, catalog: FieldPathSource): Promise<QueryPlan> {
   const parsed = parseQuery(request.text);
   if (parsed.query === null) throw withDiagnostics(QuerySyntaxError, parsed.diagnostics);
   const ids = request.indexes.map((index) => index.id);
   const fromMs = nsToMs(request.startNs);
   const toMs = nsToMs(request.endNs);
   // Only column-name wildcards read the catalog: most queries (and rule windows) skip it.
-  const fieldPaths = !needsFieldCatalog(parsed.query)
-    ? []
-    : catalog
-      ? await catalog.fieldPaths(request.tenant, ids, fromMs, toMs)
-      : (await engine.fieldCatalog(request.tenant, ids, fromMs, toMs)).map((f) => f.path);
+  const fieldPaths = needsFieldCatalog(parsed.query) ? await catalog.fieldPaths(request.tenant, ids, fromMs, toMs) : [];
   const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths });
   if (analysis.analyzed === null) throw withDiagnostics(QueryAnalysisError, analysis.diagnostics);
   const compiled = compileQuery(analysis.analyzed, {

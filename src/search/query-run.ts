@@ -13,7 +13,7 @@ import type { AdhocQuery } from './adhoc-request.js';
 import { decodeBounded } from './decode-bounded.js';
 import type { DecodedRow } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
-import { eventColumns } from './result-columns.js';
+import { eventColumns, resultColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
 import { bucketWidthNs, planSlices, sliceStatementRows, type TimeSlice } from './time-slices.js';
 
@@ -197,7 +197,7 @@ export class QueryRun {
         kept.push(row);
       }
       this.rows = kept;
-      this.columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : eventColumns(kept);
+      this.columns = resultColumns(compiled.output, kept);
     } finally {
       clearInterval(watch);
     }

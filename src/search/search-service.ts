@@ -10,8 +10,8 @@ import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } fr
 import { decodeRows } from './decode-rows.js';
 import { planQuery, type QueryPlan } from './plan-query.js';
 import { QueryRun, resultKind, type QuerySnapshot } from './query-run.js';
-import { eventColumns } from './result-columns.js';
-import { TenantCatalog } from './tenant-catalog.js';
+import { resultColumns } from './result-columns.js';
+import { FieldCatalogCache } from './field-catalog-cache.js';
 
 export interface SearchSettings {
   /** A blocking query that runs longer is cancelled and answers 504 (interface 8: 300 s). */
@@ -63,16 +63,17 @@ export interface QueryExplanation {
 export class SearchService {
   private readonly entries = new Map<string, Entry>();
   private readonly running = new Set<QueryRun>();
-  private readonly catalog: TenantCatalog;
+  private readonly catalog: FieldCatalogCache;
 
   constructor(
     private readonly engine: Engine,
-    indexesOf: (tenant: string) => Promise<readonly IndexInfo[]>,
+    /** The tenant's live indexes, system ones included: read for every query, so a new index is searchable at once. */
+    private readonly indexesOf: (tenant: string) => Promise<readonly IndexInfo[]>,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: SearchSettings = defaultSearchSettings,
   ) {
-    this.catalog = new TenantCatalog(engine, indexesOf, clock);
+    this.catalog = new FieldCatalogCache(engine, clock);
   }
 
   /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
@@ -140,8 +141,7 @@ export class SearchService {
     const compiled = kind === 'events' ? compileQuery(plan.analyzed, { tenant, ...range, order: 'asc', limit: maxRows }) : plan.compiled;
     const result = await this.engine.query(compiled.sql, { settings: compiled.settings, ...(signal ? { signal } : {}) });
     const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
-    const columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : eventColumns(rows);
-    return { kind, columns, rows, bytesScanned: result.stats.bytesRead, truncated: false };
+    return { kind, columns: resultColumns(compiled.output, rows), rows, bytesScanned: result.stats.bytesRead, truncated: false };
   }
 
   /** Runs a checked query to completion (the CLI's path; the same limits apply). */
@@ -195,10 +195,10 @@ export class SearchService {
     this.catalog.forget(tenant);
   }
 
-  /** Plans a query with the tenant's (briefly cached) indexes and field catalog. */
+  /** Plans a query with the tenant's indexes and (briefly cached) field catalog. */
   private async plan(tenant: string, text: string, range: TimeRange): Promise<QueryPlan> {
-    const indexes = await this.catalog.indexes(tenant);
-    return planQuery(this.engine, { tenant, text, indexes, startNs: range.startNs, endNs: range.endNs }, this.catalog);
+    const indexes = await this.indexesOf(tenant);
+    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs }, this.catalog);
   }
 
   private admit(tenant: string): void {
