@@ -66,8 +66,9 @@ export interface DetectionEngineDeps {
 /**
  * The detection engine of `vigil serve`: the rule scheduler and the delivery worker, wired to the
  * events engine. Rule windows run through the search service as one statement each (`runOnce`;
- * the scheduler bounds how many run at once, apart from the ad hoc queries' limits), detections are ingested into each tenant's `_detections` index, and sinks open their
- * secrets through the services that sealed them.
+ * the scheduler bounds how many run at once, apart from the ad hoc queries' limits), detections
+ * are ingested into each tenant's `_detections` index, and sinks open their secrets through the
+ * services that sealed them.
  */
 export class DetectionEngine {
   readonly scheduler: RuleScheduler;
@@ -85,8 +86,12 @@ export class DetectionEngine {
       return { columns: result.columns, rows: result.rows.map((row) => ({ rowId: row.rowId, columns: row.columns })) };
     };
     const writeDetections: WriteDetections = async (tenantId, events) => {
-      await deps.tenants.ensure(tenantId);
-      const index = await deps.tenants.systemIndex(tenantId, '_detections');
+      // A rule's tenant normally has its system indexes; ensure them (more queries) only when missing.
+      let index = await deps.tenants.systemIndex(tenantId, '_detections');
+      if (index === null) {
+        await deps.tenants.ensure(tenantId);
+        index = await deps.tenants.systemIndex(tenantId, '_detections');
+      }
       if (index === null) throw new IngestError(`tenant ${tenantId} has no _detections index`);
       const summary = await ingestStream(
         [events.map((event) => JSON.stringify(event)).join('\n')],

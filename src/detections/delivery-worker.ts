@@ -1,5 +1,5 @@
 import { messageOf, newId as defaultNewId, type Clock, type Logger } from '../core/index.js';
-import { defaultRetryPolicy, retryDelayMs, type AlertMessage, type DeliveryOutcome, type RetryPolicy, type Sink } from '../sinks/index.js';
+import { defaultRetryPolicy, permanent, retryable, retryDelayMs, type AlertMessage, type DeliveryOutcome, type RetryPolicy, type Sink } from '../sinks/index.js';
 import type { AlertDeliveryRecord, ClaimedDelivery, DeliveryStatus, Store } from '../store/index.js';
 import { noDetectionMetrics, type DetectionMetrics } from './detection-metrics.js';
 
@@ -190,13 +190,13 @@ export class DeliveryWorker {
     try {
       sink = await this.deps.resolveSink(delivery.tenantId, delivery.sinkId);
     } catch (error) {
-      return { kind: 'retryable', httpStatus: null, latencyMs: 0, error: `cannot prepare the sink: ${messageOf(error)}`, retryAfterMs: null };
+      return retryable(null, 0, `cannot prepare the sink: ${messageOf(error)}`);
     }
-    if (sink === null) return { kind: 'permanent', httpStatus: null, latencyMs: 0, error: `event sink ${delivery.sinkId} no longer exists` };
+    if (sink === null) return permanent(null, 0, `event sink ${delivery.sinkId} no longer exists`);
     try {
       return await sink.send(alert, signal);
     } catch (error) {
-      return { kind: 'retryable', httpStatus: null, latencyMs: 0, error: messageOf(error), retryAfterMs: null };
+      return retryable(null, 0, messageOf(error));
     }
   }
 }

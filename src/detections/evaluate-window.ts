@@ -147,7 +147,7 @@ function alertMessage(
 }
 
 /** The rule id and the rendered values of the `use_for_dedup` items, in order, hashed; null without such items (E6). */
-export function dedupKeyOf(ruleId: string, info: readonly { readonly value: string; readonly useForDedup: boolean }[]): string | null {
+function dedupKeyOf(ruleId: string, info: readonly { readonly value: string; readonly useForDedup: boolean }[]): string | null {
   const values = info.filter((item) => item.useForDedup).map((item) => item.value);
   if (values.length === 0) return null;
   return createHash('sha256').update(JSON.stringify([ruleId, ...values])).digest('base64url').slice(0, 32);

@@ -7,52 +7,18 @@
  * tests need. Imports core, query, store and sinks; it is
  * given `runQuery`, the `_detections` writer, sink resolution and the clock as arguments.
  */
-export { severities, severityIds, severityInputs, normalizeSeverity } from './severity.js';
+export { severities, severityInputs } from './severity.js';
 export { enabledStates, effectiveState, isEnabled } from './enabled-state.js';
-export { normalizeAlertTemplate, alertTemplateLimits, type AlertTemplateInput, type InfoItemInput, type ActionItemInput } from './alert-template.js';
-export { splitTemplate, checkTemplateValue, type TemplatePart } from './template-expressions.js';
-export { checkRuleQuery, indexesNamedIn, maxQueryTextLength } from './rule-query-check.js';
-export {
-  checkRuleFields,
-  checkRequiredRuleFields,
-  requiredRuleFields,
-  ruleFieldNames,
-  ruleLimits,
-  type CheckedRuleFields,
-  type RuleFieldsInput,
-} from './rule-input.js';
-export {
-  EventSinkArgsChecker,
-  eventSinkTypes,
-  maskSecret,
-  type ChatArgsInput,
-  type CheckedSinkArgs,
-  type EventSinkArgsInput,
-  type PagerArgsInput,
-  type SinkSecrets,
-  type WebhookArgsInput,
-} from './event-sink-args.js';
-export { alertField } from './alert-fields.js';
-export { renderAlertTemplate, renderTemplateValue, type RenderedInfoItem, type RenderedTemplate } from './render-template.js';
-export type { QueryRows, ResultRow, RunQuery, WindowQuery } from './run-query.js';
-export { rowIdentity, rowIdentityPlan, type RowIdentityPlan } from './row-identity.js';
-export { detectionEvent } from './detection-event.js';
-export {
-  alertTableRows,
-  dedupKeyOf,
-  evaluateWindow,
-  type EvaluationDeps,
-  type PlannedAlert,
-  type RuleMemory,
-  type RuleWindow,
-  type WindowEvaluation,
-} from './evaluate-window.js';
-export { noDetectionMetrics, type AlertOutcome, type DetectionMetrics, type RunOutcome } from './detection-metrics.js';
-export { planWindows, type WindowPlan, type WindowTiming } from './window-plan.js';
-export { windowCommit } from './window-commit.js';
-export { RuleScheduler, defaultSchedulerSettings, type SchedulerDeps, type SchedulerRound, type SchedulerSettings, type WriteDetections } from './rule-scheduler.js';
-export { DeliveryWorker, defaultDeliverySettings, type DeliverySettings, type DeliveryWorkerDeps, type ResolveSink } from './delivery-worker.js';
-export { createSinkResolver, type SinkResolverDeps } from './sink-resolver.js';
+export type { AlertTemplateInput } from './alert-template.js';
+export { checkRuleQuery, indexesNamedIn } from './rule-query-check.js';
+export { checkRuleFields, checkRequiredRuleFields, ruleFieldNames, type RuleFieldsInput } from './rule-input.js';
+export { EventSinkArgsChecker, eventSinkTypes, type EventSinkArgsInput, type SinkSecrets } from './event-sink-args.js';
+export type { ResultRow, RunQuery } from './run-query.js';
+export { rowIdentity } from './row-identity.js';
+export type { DetectionMetrics } from './detection-metrics.js';
+export { RuleScheduler, defaultSchedulerSettings, type SchedulerSettings, type WriteDetections } from './rule-scheduler.js';
+export { DeliveryWorker, defaultDeliverySettings, type DeliverySettings } from './delivery-worker.js';
+export { createSinkResolver } from './sink-resolver.js';
 export type { AlertMessage, DeliveryOutcome, Sink, SinkType } from '../sinks/index.js';
 // Rule files (YAML): the definition model, reader, printer, conversions, JSON Schema, test windows.
 export * from './rule-file/index.js';

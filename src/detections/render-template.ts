@@ -1,3 +1,4 @@
+import { assertNever } from '../core/index.js';
 import { evaluateScalar, parseScalar, plainColumnName, valueText, type Scalar, type ScalarValue, type TableValue } from '../query/index.js';
 import type { AlertTemplateRecord } from '../store/index.js';
 import type { AlertMessage, RenderedItem } from '../sinks/index.js';
@@ -72,6 +73,8 @@ function columnNames(expr: Scalar, into: Set<string> = new Set()): Set<string> {
       break;
     case 'literal':
       break;
+    default:
+      assertNever(expr, 'scalar');
   }
   return into;
 }

@@ -27,7 +27,7 @@ export interface RuleFieldsInput {
 }
 
 /** The fields a create request must give (interface 4.2). */
-export const requiredRuleFields = ['name', 'description', 'timeRangeS', 'runFrequencyS', 'enabledStateOverride', 'severity', 'queryText', 'eventSinkIds'] as const;
+const requiredRuleFields = ['name', 'description', 'timeRangeS', 'runFrequencyS', 'enabledStateOverride', 'severity', 'queryText', 'eventSinkIds'] as const;
 
 /** Checked fields, ready for the store: only those given, the others absent. */
 export type CheckedRuleFields = Omit<DetectionRuleChanges, 'preparedQueryId' | 'enabledStateSynced'>;

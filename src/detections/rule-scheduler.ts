@@ -284,7 +284,11 @@ export class RuleScheduler {
           const batch = await store.detectionState.unshippedDetections(detectionBatch);
           if (batch.length === 0) break;
           const byTenant = new Map<string, typeof batch>();
-          for (const detection of batch) byTenant.set(detection.tenantId, [...(byTenant.get(detection.tenantId) ?? []), detection]);
+          for (const detection of batch) {
+            const list = byTenant.get(detection.tenantId);
+            if (list === undefined) byTenant.set(detection.tenantId, [detection]);
+            else list.push(detection);
+          }
           for (const [tenantId, detections] of byTenant) {
             await this.deps.writeDetections(tenantId, detections.map((d) => d.event));
             await store.detectionState.markDetectionsShipped(detections.map((d) => d.id));

@@ -1,5 +1,5 @@
 import { actionUrl, displayInfo, type AlertMessage } from './alert-message.js';
-import { cellText, cutText } from './text-limits.js';
+import { cellText, cutMarker, cutText } from './text-limits.js';
 
 /** Slack's Block Kit limits (docs.slack.dev, chat.postMessage and block reference). */
 export const chatLimits = {
@@ -57,7 +57,7 @@ export function chatMessage(alert: AlertMessage): ChatMessage {
   const context = `Window ${alert.window.start} – ${alert.window.end} · ${rows} row${rows === 1 ? '' : 's'}${alert.tags.length > 0 ? ` · ${alert.tags.join(', ')}` : ''}`;
   const contextBlock: Block = { type: 'context', elements: [{ type: 'mrkdwn', text: cutText(escapeMrkdwn(context), chatLimits.contextText) }] };
   // The context line is kept whatever else is cut: it says which window the alert is about.
-  const kept = blocks.length + 1 > chatLimits.blocks ? [...blocks.slice(0, chatLimits.blocks - 2), section('… [truncated]')] : blocks;
+  const kept = blocks.length + 1 > chatLimits.blocks ? [...blocks.slice(0, chatLimits.blocks - 2), section(cutMarker)] : blocks;
   return { text: cutText(`[${alert.severity}] ${alert.name}`, chatLimits.fallbackText), blocks: [...kept, contextBlock] };
 }
 
@@ -77,6 +77,6 @@ function rowsBlock(alert: AlertMessage): Block {
 }
 
 /** Slack mrkdwn needs `&`, `<` and `>` escaped; everything else is shown as written. */
-export function escapeMrkdwn(text: string): string {
+function escapeMrkdwn(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }

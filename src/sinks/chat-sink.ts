@@ -2,10 +2,9 @@ import type { Clock } from '../core/index.js';
 import type { AlertMessage } from './alert-message.js';
 import { chatMessage } from './chat-message.js';
 import { delivered, permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
-import { HttpPostError, type HttpPoster } from './http-poster.js';
+import { bodySummary, statusError, type HttpPoster } from './http-poster.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { Sink } from './sink.js';
-import { summary } from './webhook-sink.js';
 
 /** The Slack Web API, used when an integration names no other base URL. */
 export const defaultChatApiUrl = 'https://slack.com/api';
@@ -41,25 +40,21 @@ export class ChatSink implements Sink {
     const body = JSON.stringify({ channel: this.config.channel, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
     const url = `${this.config.apiUrl.replace(/\/+$/, '')}/chat.postMessage`;
     const headers = { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${this.config.token}` };
-    try {
-      const response = await this.http.post(url, headers, body, signal);
+    return this.http.deliver(url, headers, body, signal, (response) => {
       const { status, latencyMs } = response;
       const retryAfter = parseRetryAfter(response.headers['retry-after'], this.clock.nowMs());
       if (status === 429) return retryable(status, latencyMs, 'HTTP 429: rate limited', retryAfter);
-      if (status >= 500) return retryable(status, latencyMs, `HTTP ${status}${summary(response.body)}`, retryAfter);
-      if (status < 200 || status >= 300) return permanent(status, latencyMs, `HTTP ${status}${summary(response.body)}`);
+      if (status >= 500) return retryable(status, latencyMs, statusError(response), retryAfter);
+      if (status < 200 || status >= 300) return permanent(status, latencyMs, statusError(response));
       let answer: { ok?: unknown; error?: unknown };
       try {
         answer = JSON.parse(response.body) as { ok?: unknown; error?: unknown };
       } catch {
-        return retryable(status, latencyMs, `unreadable answer${summary(response.body)}`, retryAfter);
+        return retryable(status, latencyMs, `unreadable answer${bodySummary(response.body)}`, retryAfter);
       }
       if (answer.ok === true) return delivered(status, latencyMs);
       const code = typeof answer.error === 'string' ? answer.error : 'unknown_error';
       return retryableErrors.has(code) ? retryable(status, latencyMs, `ok:false ${code}`, retryAfter) : permanent(status, latencyMs, `ok:false ${code}`);
-    } catch (error) {
-      if (error instanceof HttpPostError) return error.permanent ? permanent(null, error.latencyMs, error.message) : retryable(null, error.latencyMs, error.message);
-      throw error;
-    }
+    });
   }
 }

@@ -73,7 +73,7 @@ export class DestinationPolicy {
 }
 
 /** Why a URL host (name or literal address, as the URL parser gives it) is refused, or null. */
-export function blockedHostReason(hostname: string): string | null {
+function blockedHostReason(hostname: string): string | null {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   const ip = parseIpAddress(host);
   if (ip !== null) return blockedAddressReason(ip);
@@ -84,7 +84,7 @@ export function blockedHostReason(hostname: string): string | null {
 }
 
 /** Why an address is refused, or null for a public address. Embedded IPv4 addresses are judged as IPv4. */
-export function blockedAddressReason(ip: IpAddress): string | null {
+function blockedAddressReason(ip: IpAddress): string | null {
   if (ip.family === 4) return matchRange(ip.value, 32, ipv4Ranges);
   const embedded = embeddedIpv4(ip.value);
   if (embedded !== null) {

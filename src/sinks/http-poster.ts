@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions }
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { messageOf } from '../core/index.js';
+import { permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
 import type { DestinationPolicy } from './destination-policy.js';
 
 export interface HttpPostResponse {
@@ -14,7 +15,7 @@ export interface HttpPostResponse {
 }
 
 /** Why a POST did not get an HTTP answer; `permanent` when trying again cannot help (a refused destination). */
-export class HttpPostError extends Error {
+class HttpPostError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
@@ -98,6 +99,27 @@ export class HttpPoster {
     });
   }
 
+  /**
+   * One POST whose answer `classify` turns into a delivery outcome. A POST without an HTTP answer
+   * is permanent when the destination was refused, else retryable (network error, time-out).
+   */
+  async deliver(
+    target: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    signal: AbortSignal | undefined,
+    classify: (response: HttpPostResponse) => DeliveryOutcome,
+  ): Promise<DeliveryOutcome> {
+    let response: HttpPostResponse;
+    try {
+      response = await this.post(target, headers, body, signal);
+    } catch (error) {
+      if (error instanceof HttpPostError) return error.permanent ? permanent(null, error.latencyMs, error.message) : retryable(null, error.latencyMs, error.message);
+      throw error;
+    }
+    return classify(response);
+  }
+
   private failure(error: Error, timeout: AbortSignal, latencyMs: number): HttpPostError {
     const cause = (error as { cause?: unknown }).cause ?? error;
     if (cause instanceof BlockedDestinationError) return new HttpPostError(cause.message, true, latencyMs);
@@ -127,4 +149,15 @@ export class HttpPoster {
       else callback(null, first.address, first.family);
     });
   };
+}
+
+/** `HTTP <status>: <first 200 characters of the body>` for an answer a sink refuses. */
+export function statusError(response: HttpPostResponse): string {
+  return `HTTP ${response.status}${bodySummary(response.body)}`;
+}
+
+/** `: <first 200 characters of the body>` for error messages, or nothing. */
+export function bodySummary(body: string): string {
+  const text = body.replace(/\s+/g, ' ').trim();
+  return text === '' ? '' : `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
 }

@@ -6,17 +6,12 @@
  * when a sink is configured and again after DNS resolution at send time). Templates arrive
  * already rendered (detections renders them). Imports only core.
  */
-export { DestinationPolicy, blockedAddressReason, blockedHostReason } from './destination-policy.js';
-export { parseIpAddress, type IpAddress } from './ip-address.js';
-export { actionUrl, displayInfo, pagerOverridePrefix, type AlertCell, type AlertMessage, type RenderedItem } from './alert-message.js';
-export { delivered, permanent, retryable, type DeliveryOutcome, type DeliveryOutcomeKind } from './delivery-outcome.js';
+export { DestinationPolicy } from './destination-policy.js';
+export type { AlertMessage, RenderedItem } from './alert-message.js';
+export { delivered, permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
 export type { Sink, SinkType } from './sink.js';
-export { HttpPoster, HttpPostError, type HttpPosterOptions, type HttpPostResponse } from './http-poster.js';
-export { WebhookSink, webhookBody, webhookSignature, type WebhookSinkConfig } from './webhook-sink.js';
-export { ChatSink, defaultChatApiUrl, type ChatSinkConfig } from './chat-sink.js';
-export { chatMessage, chatLimits, type ChatMessage } from './chat-message.js';
-export { PagerSink, defaultPagerApiUrl, type PagerSinkConfig } from './pager-sink.js';
-export { pagerEvent, pagerSeverity, pagerLimits, type PagerSeverity } from './pager-event.js';
+export { HttpPoster } from './http-poster.js';
+export { WebhookSink } from './webhook-sink.js';
+export { ChatSink, defaultChatApiUrl } from './chat-sink.js';
+export { PagerSink, defaultPagerApiUrl } from './pager-sink.js';
 export { defaultRetryPolicy, retryDelayMs, type RetryPolicy } from './retry-policy.js';
-export { parseRetryAfter } from './retry-after.js';
-export { cutMarker, cutText } from './text-limits.js';

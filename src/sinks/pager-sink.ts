@@ -1,11 +1,10 @@
 import type { Clock } from '../core/index.js';
 import type { AlertMessage } from './alert-message.js';
 import { delivered, permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
-import { HttpPostError, type HttpPoster } from './http-poster.js';
+import { statusError, type HttpPoster } from './http-poster.js';
 import { pagerEvent } from './pager-event.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { Sink } from './sink.js';
-import { summary } from './webhook-sink.js';
 
 /** PagerDuty's Events API, used unless the operator configures another base URL. */
 export const defaultPagerApiUrl = 'https://events.pagerduty.com';
@@ -34,16 +33,11 @@ export class PagerSink implements Sink {
   async send(alert: AlertMessage, signal?: AbortSignal): Promise<DeliveryOutcome> {
     const body = JSON.stringify(pagerEvent(alert, this.config.integrationKey));
     const url = `${this.config.apiUrl.replace(/\/+$/, '')}/v2/enqueue`;
-    try {
-      const response = await this.http.post(url, { 'content-type': 'application/json' }, body, signal);
+    return this.http.deliver(url, { 'content-type': 'application/json' }, body, signal, (response) => {
       const { status, latencyMs } = response;
       if (status >= 200 && status < 300) return delivered(status, latencyMs);
-      const error = `HTTP ${status}${summary(response.body)}`;
-      if (status === 429 || status >= 500) return retryable(status, latencyMs, error, parseRetryAfter(response.headers['retry-after'], this.clock.nowMs()));
-      return permanent(status, latencyMs, error);
-    } catch (error) {
-      if (error instanceof HttpPostError) return error.permanent ? permanent(null, error.latencyMs, error.message) : retryable(null, error.latencyMs, error.message);
-      throw error;
-    }
+      if (status === 429 || status >= 500) return retryable(status, latencyMs, statusError(response), parseRetryAfter(response.headers['retry-after'], this.clock.nowMs()));
+      return permanent(status, latencyMs, statusError(response));
+    });
   }
 }

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from '../core/index.js';
 import { displayInfo, type AlertMessage } from './alert-message.js';
 import { delivered, permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
-import { HttpPostError, type HttpPoster } from './http-poster.js';
+import { statusError, type HttpPoster } from './http-poster.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { Sink } from './sink.js';
 
@@ -42,7 +42,7 @@ export function webhookBody(alert: AlertMessage): string {
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (detections.md E10). */
-export function webhookSignature(secret: string, unixSeconds: number, body: string): string {
+function webhookSignature(secret: string, unixSeconds: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
   return `t=${unixSeconds},v1=${mac}`;
 }
@@ -72,24 +72,13 @@ export class WebhookSink implements Sink {
     if (this.config.signingSecret !== undefined) {
       headers['x-vigil-signature'] = webhookSignature(this.config.signingSecret, Math.floor(this.clock.nowMs() / 1000), body);
     }
-    try {
-      const response = await this.http.post(this.config.url, headers, body, signal);
+    return this.http.deliver(this.config.url, headers, body, signal, (response) => {
       const { status, latencyMs } = response;
       if (status >= 200 && status < 300) return delivered(status, latencyMs);
-      const error = `HTTP ${status}${summary(response.body)}`;
       if (status === 408 || status === 425 || status === 429 || status >= 500) {
-        return retryable(status, latencyMs, error, parseRetryAfter(response.headers['retry-after'], this.clock.nowMs()));
+        return retryable(status, latencyMs, statusError(response), parseRetryAfter(response.headers['retry-after'], this.clock.nowMs()));
       }
-      return permanent(status, latencyMs, error);
-    } catch (error) {
-      if (error instanceof HttpPostError) return error.permanent ? permanent(null, error.latencyMs, error.message) : retryable(null, error.latencyMs, error.message);
-      throw error;
-    }
+      return permanent(status, latencyMs, statusError(response));
+    });
   }
-}
-
-/** `: <first 200 characters of the body>` for error messages, or nothing. */
-export function summary(body: string): string {
-  const text = body.replace(/\s+/g, ' ').trim();
-  return text === '' ? '' : `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
 }
