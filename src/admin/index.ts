@@ -26,9 +26,6 @@ export {
   RepositorySync,
   type RepositorySyncResult,
   type RepositoryUpload,
-  type RuleFileChecker,
-  type RuleFileReport,
-  type RuleFileStatus,
   type SyncAction,
   type SyncFileResult,
 } from './repository-sync.js';
@@ -36,7 +33,10 @@ export { defaultArchiveLimits, type ArchiveLimits } from './repository-archive.j
 export {
   RuleFileChecks,
   RuleFileService,
+  type RuleFileChecker,
   type RuleFileInput,
+  type RuleFileReport,
+  type RuleFileStatus,
   type RuleFileResult,
   type TenantIndexes,
   type UpsertResult,

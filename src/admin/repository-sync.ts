@@ -1,31 +1,13 @@
 import { NotFoundError, ValidationError, messageOf, newId, type Clock } from '../core/index.js';
-import { effectiveState, type RuleDefinition } from '../detections/index.js';
+import { effectiveState } from '../detections/index.js';
 import type { DetectionRuleRecord, Store, SyncSourceRecord } from '../store/index.js';
 import { describeActor, type Actor } from './actor.js';
 import { KeyedLock } from './keyed-lock.js';
-import { defaultArchiveLimits, readRepositoryArchive, type ArchiveFile, type ArchiveLimits } from './repository-archive.js';
+import { defaultArchiveLimits, readRepositoryArchive, type ArchiveLimits } from './repository-archive.js';
+import type { RuleFileChecker, RuleFileReport, RuleFileStatus } from './rule-file-service.js';
 import { planSync, syncKeyOf, type DesiredRule, type SyncPlan } from './sync-plan.js';
 import type { SyncSourceService } from './sync-source-service.js';
 import { syncedRuleFieldsOf } from './synced-rule-fields.js';
-
-/** A file's outcome from the rule-file checks (validate, then run its tests). */
-export type RuleFileStatus = 'Valid' | 'Invalid' | 'ExecutionError' | 'Passed' | 'TestsFailed';
-
-/** One file as the rule-file checks report it. */
-export interface RuleFileReport {
-  readonly path: string;
-  readonly status: RuleFileStatus;
-  readonly error?: string;
-  readonly warning?: string;
-  readonly tests?: readonly { readonly name: string; readonly status: 'Passed' | 'Failed' }[];
-  /** The checked definition, when the file is valid. */
-  readonly definition?: RuleDefinition;
-}
-
-/** What a sync needs of the rule-file service: check files of a tenant and run their tests. */
-export interface RuleFileChecker {
-  checkFiles(tenantId: string, files: readonly ArchiveFile[], options: { readonly runTests: boolean }): Promise<readonly RuleFileReport[]>;
-}
 
 /** An upload of `POST /v1/upload_git_repo_zipball`. */
 export interface RepositoryUpload {
@@ -87,17 +69,21 @@ export class RepositorySync {
     const found = await this.sources.resolve(upload.pushKey, upload.branch, upload.tenantId, canSeeTenant);
     const archive = readRepositoryArchive(upload.archive, this.limits);
     return this.lock.run(found.id, async () => {
-      const source = (await this.store.syncSources.get(found.tenantId, found.id)) ?? found;
+      // Read again under the lock: a sync that held it may have moved the source on.
+      const source = await this.store.syncSources.get(found.tenantId, found.id);
+      if (source === null) throw deletedDuringSync(found.id);
       const reports = await this.checker.checkFiles(source.tenantId, archive.ruleFiles, { runTests: true });
       const { desired, files } = resolveFiles(reports, source);
       if (files.some((file) => !isPassing(file.status))) return { source, applied: false, files, deleted: [], ignored: archive.ignored };
+      // The first attempt writes against the source read above; a lost revision race re-reads it.
+      let current: SyncSourceRecord | null = source;
       for (let attempt = 1; ; attempt++) {
-        const current = await this.store.syncSources.get(source.tenantId, source.id);
-        if (current === null) throw new NotFoundError(`sync source ${JSON.stringify(source.id)} was deleted during the sync`);
+        if (current === null) throw deletedDuringSync(source.id);
         const plan = planSync(current.id, desired, await this.store.syncSources.rules(current.tenantId, current.id));
         const applied = await this.apply(current, plan, { commitSha, commitMessage }, actor, authorUserId);
         if (applied !== null) return { ...applied, files: withActions(files, plan, applied.createdIds), ignored: archive.ignored };
         if (attempt === maxApplyAttempts) throw new Error(`sync of source ${current.id} kept meeting concurrent syncs`);
+        current = await this.store.syncSources.get(source.tenantId, source.id);
       }
     });
   }
@@ -200,6 +186,10 @@ function newRule(source: SyncSourceRecord, file: DesiredRule, authorUserId: stri
     updatedAt: now,
     lastAlertedAt: null,
   };
+}
+
+function deletedDuringSync(sourceId: string): NotFoundError {
+  return new NotFoundError(`sync source ${JSON.stringify(sourceId)} was deleted during the sync`);
 }
 
 function checkCommitSha(value: string): string {

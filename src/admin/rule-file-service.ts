@@ -15,7 +15,6 @@ import type { Actor } from './actor.js';
 import type { DetectionRuleService } from './detection-rule-service.js';
 import type { IndexService } from './index-service.js';
 import { checkTenantId } from './names.js';
-import type { RuleFileChecker, RuleFileReport, RuleFileStatus } from './repository-sync.js';
 import type { RuleTestResult, RuleTestRunner } from './rule-test-runner.js';
 import { resolveSinkKeys } from './sink-key-resolver.js';
 
@@ -23,6 +22,25 @@ import { resolveSinkKeys } from './sink-key-resolver.js';
 export interface RuleFileInput {
   readonly path: string;
   readonly text: string;
+}
+
+/** A file's outcome from the rule-file checks (validate, then run its tests). */
+export type RuleFileStatus = 'Valid' | 'Invalid' | 'ExecutionError' | 'Passed' | 'TestsFailed';
+
+/** One file as the rule-file checks report it. */
+export interface RuleFileReport {
+  readonly path: string;
+  readonly status: RuleFileStatus;
+  readonly error?: string;
+  readonly warning?: string;
+  readonly tests?: readonly { readonly name: string; readonly status: 'Passed' | 'Failed' }[];
+  /** The checked definition, when the file is valid. */
+  readonly definition?: RuleDefinition;
+}
+
+/** What a sync needs of the rule-file service: check files of a tenant and run their tests. */
+export interface RuleFileChecker {
+  checkFiles(tenantId: string, files: readonly RuleFileInput[], options: { readonly runTests: boolean }): Promise<readonly RuleFileReport[]>;
 }
 
 /** One file's outcome: its status, its problems as text and as diagnostics, and its tests' results. */

@@ -23,13 +23,13 @@ export async function resolveSinkKeys(store: Store, tenantId: string, keys: read
   const sinkIds: string[] = [];
   const unresolved: UnresolvedSinkKey[] = [];
   keys.forEach((key, index) => {
-    const maps = [...new Set(sources.filter((s) => Object.hasOwn(s.sinkKeys, key)).map((s) => JSON.stringify(s.sinkKeys[key])))];
-    if (maps.length > 1) {
-      const named = sources.filter((s) => Object.hasOwn(s.sinkKeys, key)).map((s) => `${s.pushKey}@${s.branch}`);
+    const mapping = sources.filter((s) => Object.hasOwn(s.sinkKeys, key));
+    if (new Set(mapping.map((s) => JSON.stringify(s.sinkKeys[key]))).size > 1) {
+      const named = mapping.map((s) => `${s.pushKey}@${s.branch}`);
       unresolved.push({ key, index, reason: `is mapped to different sinks by the tenant's sync sources ${named.join(', ')}` });
       return;
     }
-    const mapped = maps[0] === undefined ? (sinks.has(key) ? [key] : null) : (JSON.parse(maps[0]) as string[]);
+    const mapped = mapping[0]?.sinkKeys[key] ?? (sinks.has(key) ? [key] : null);
     if (mapped === null) {
       unresolved.push({ key, index, reason: "is neither mapped by a sync source of the tenant (vigil sync-sources ... --sink-key KEY=SINK_ID) nor the id of one of the tenant's event sinks" });
       return;

@@ -75,12 +75,16 @@ const ruleFields = {
   severity: SeverityInput,
   query_text: Type.String({ maxLength: 100_000 }),
   event_sink_ids: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'Sinks of the same tenant; a repeated id counts once' }),
-  alert_per_row: Type.Boolean({ description: 'Default false' }),
-  debounce: Type.Boolean({ description: 'Default true' }),
-  dedup_window_s: NullableScalar<number>('integer', { minimum: 0, maximum: 4_294_967_295, description: 'Null (default): the run frequency' }),
-  tags: Type.Array(Type.String(), { maxItems: 1000 }),
-  sync_key: NullableScalar<string>('string', { maxLength: 512 }),
-  alert_template: Nullable(AlertTemplateInput),
+};
+
+// The fields a create may leave to their defaults, and so optional in both create and update.
+const defaultedRuleFields = {
+  alert_per_row: Type.Optional(Type.Boolean({ description: 'Default false' })),
+  debounce: Type.Optional(Type.Boolean({ description: 'Default true' })),
+  dedup_window_s: Type.Optional(NullableScalar<number>('integer', { minimum: 0, maximum: 4_294_967_295, description: 'Null (default): the run frequency' })),
+  tags: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),
+  sync_key: Type.Optional(NullableScalar<string>('string', { maxLength: 512 })),
+  alert_template: Type.Optional(Nullable(AlertTemplateInput)),
 };
 
 export const DetectionRuleCreateBody = Type.Object(
@@ -94,12 +98,7 @@ export const DetectionRuleCreateBody = Type.Object(
     severity: ruleFields.severity,
     query_text: ruleFields.query_text,
     event_sink_ids: ruleFields.event_sink_ids,
-    alert_per_row: Type.Optional(ruleFields.alert_per_row),
-    debounce: Type.Optional(ruleFields.debounce),
-    dedup_window_s: Type.Optional(ruleFields.dedup_window_s),
-    tags: Type.Optional(ruleFields.tags),
-    sync_key: Type.Optional(ruleFields.sync_key),
-    alert_template: Type.Optional(ruleFields.alert_template),
+    ...defaultedRuleFields,
   },
   { additionalProperties: false },
 );
@@ -116,12 +115,7 @@ export const DetectionRuleUpdateBody = Type.Object(
     severity: Type.Optional(ruleFields.severity),
     query_text: Type.Optional(ruleFields.query_text),
     event_sink_ids: Type.Optional(ruleFields.event_sink_ids),
-    alert_per_row: Type.Optional(ruleFields.alert_per_row),
-    debounce: Type.Optional(ruleFields.debounce),
-    dedup_window_s: Type.Optional(ruleFields.dedup_window_s),
-    tags: Type.Optional(ruleFields.tags),
-    sync_key: Type.Optional(ruleFields.sync_key),
-    alert_template: Type.Optional(ruleFields.alert_template),
+    ...defaultedRuleFields,
   },
   { additionalProperties: false },
 );

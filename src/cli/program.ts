@@ -1,7 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { VigilError, messageOf } from '../core/index.js';
-import type { CliContext, GlobalOptions } from './cli-context.js';
+import type { CliContext } from './cli-context.js';
 import { overridesOf } from './cli-context.js';
+import { addTenantIdCommands, collect, globalsOf as globals, type ActionWrapper } from './command-options.js';
 import { runAlertsList, runAlertsResend, runAlertsShow } from './commands/alerts-command.js';
 import { runDemoCommand } from './commands/demo-command.js';
 import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './commands/index-command.js';
@@ -14,8 +15,6 @@ import { runSinksCreate, runSinksDelete, runSinksGet, runSinksList } from './com
 import { registerRuleFileCommands } from './rule-file-commands.js';
 import { registerRulesSyncCommand, registerSyncSourcesCommand } from './sync-commands.js';
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
 /** Runs the `vigil` command line and returns the process exit status (0 ok, 1 failure, 2 usage, 3 some lines rejected). */
 export async function runCli(argv: readonly string[], ctx: CliContext, version: string): Promise<number> {
   let status = 0;
@@ -26,8 +25,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--config <file>', 'JSON config file (default ./vigil.config.json when present, or VIGIL_CONFIG)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
-  const globals = (command: Command): GlobalOptions => command.optsWithGlobals() as GlobalOptions;
-  const action =
+  const action: ActionWrapper =
     <A extends unknown[]>(run: (...args: A) => Promise<number>) =>
     async (...args: A): Promise<void> => {
       status = await run(...args);
@@ -109,17 +107,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .requiredOption('--tenant <tenant>', 'tenant id')
     .option('--json', 'print JSON')
     .action(action(async (options, command: Command) => runRulesList(ctx, { ...globals(command), ...options })));
-  for (const [verb, run] of [
+  addTenantIdCommands(rules, ctx, action, [
     ['get', runRulesGet],
     ['delete', runRulesDelete],
-  ] as const) {
-    rules
-      .command(verb)
-      .argument('<id>')
-      .requiredOption('--tenant <tenant>', 'tenant id')
-      .option('--json', 'print JSON')
-      .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
-  }
+  ]);
 
   registerRuleFileCommands(rules, ctx, action);
   registerRulesSyncCommand(rules, ctx, action);
@@ -131,17 +122,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .requiredOption('--tenant <tenant>', 'tenant id')
     .option('--json', 'print JSON')
     .action(action(async (options, command: Command) => runSinksList(ctx, { ...globals(command), ...options })));
-  for (const [verb, run] of [
+  addTenantIdCommands(sinks, ctx, action, [
     ['get', runSinksGet],
     ['delete', runSinksDelete],
-  ] as const) {
-    sinks
-      .command(verb)
-      .argument('<id>')
-      .requiredOption('--tenant <tenant>', 'tenant id')
-      .option('--json', 'print JSON')
-      .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
-  }
+  ]);
   sinks
     .command('create')
     .requiredOption('--tenant <tenant>', 'tenant id')
@@ -166,18 +150,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--limit <n>', 'how many, newest first (default 50)')
     .option('--json', 'print JSON')
     .action(action(async (options, command: Command) => runAlertsList(ctx, { ...globals(command), ...options })));
-  for (const [verb, run, what] of [
+  addTenantIdCommands(alerts, ctx, action, [
     ['show', runAlertsShow, 'show an alert, its deliveries and every attempt'],
     ['resend', runAlertsResend, 're-queue every delivery of an alert (the server sends them)'],
-  ] as const) {
-    alerts
-      .command(verb)
-      .description(what)
-      .argument('<id>')
-      .requiredOption('--tenant <tenant>', 'tenant id')
-      .option('--json', 'print JSON')
-      .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
-  }
+  ]);
 
   const integrations = program.command('integrations').description('connections to chat workspaces, used by chat sinks');
   const chat = integrations.command('chat').description('chat workspace integrations (bot tokens are stored encrypted)');
@@ -194,12 +170,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--tenant <tenant>', 'only this tenant')
     .option('--json', 'print JSON')
     .action(action(async (options, command: Command) => runChatList(ctx, { ...globals(command), ...options })));
-  chat
-    .command('remove')
-    .argument('<id>')
-    .requiredOption('--tenant <tenant>', 'tenant id')
-    .option('--json', 'print JSON')
-    .action(action(async (id: string, options, command: Command) => runChatRemove(ctx, id, { ...globals(command), ...options })));
+  addTenantIdCommands(chat, ctx, action, [['remove', runChatRemove]]);
 
   program
     .command('query')

@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import type { CliContext, GlobalOptions } from './cli-context.js';
+import type { CliContext } from './cli-context.js';
+import { collect, globalsOf as globals, type ActionWrapper } from './command-options.js';
 import { runRulesTest, runRulesValidate } from './commands/rule-files-command.js';
-import type { ActionWrapper } from './sync-commands.js';
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-const globals = (command: Command): GlobalOptions => command.optsWithGlobals() as GlobalOptions;
 
 /**
  * `vigil rules validate|test -f FILE… | -d DIR [-r] [--json]`: rule files checked, and their
@@ -13,7 +10,7 @@ const globals = (command: Command): GlobalOptions => command.optsWithGlobals() a
 export function registerRuleFileCommands(rules: Command, ctx: CliContext, action: ActionWrapper): void {
   const files = (c: Command): Command =>
     c
-      .option('-f, --file <file...>', 'a rule file (repeat, or list several)', (value: string, previous: string[] = []) => [...previous, value])
+      .option('-f, --file <file...>', 'a rule file (repeat, or list several)', collect)
       .option('-d, --dir <dir>', 'a directory of rule files: its .yaml/.yml files with a # schema: first line (repeatable)', collect)
       .option('-r, --recursive', 'with -d, search subdirectories too')
       .option('--json', 'print {files: [{status, file_path, warning?, error?, tests?}]}')

@@ -1,13 +1,9 @@
 import type { Command } from 'commander';
-import type { CliContext, GlobalOptions } from './cli-context.js';
+import type { CliContext } from './cli-context.js';
+import { addTenantIdCommands, collect, globalsOf as globals, type ActionWrapper } from './command-options.js';
 import { runRulesSync } from './commands/rules-sync-command.js';
 import { runSyncSourcesCreate, runSyncSourcesDelete, runSyncSourcesGet, runSyncSourcesList, runSyncSourcesUpdate } from './commands/sync-sources-command.js';
 
-/** Wraps a command's run so that its exit status becomes the program's. */
-export type ActionWrapper = <A extends unknown[]>(run: (...args: A) => Promise<number>) => (...args: A) => Promise<void>;
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-const globals = (command: Command): GlobalOptions => command.optsWithGlobals() as GlobalOptions;
 const sinkKeyHelp = 'map a rule file event_sink_keys name to a sink: KEY=SINK_ID (repeat, or KEY=ID1,ID2, for several)';
 
 /** `vigil sync-sources create|list|get|update|delete`: the repositories a tenant syncs rules from. */
@@ -34,18 +30,10 @@ export function registerSyncSourcesCommand(program: Command, ctx: CliContext, ac
     .option('--sink-key <KEY=SINK_ID>', sinkKeyHelp, collect)
     .option('--json', 'print JSON')
     .action(action(async (id: string, options, command: Command) => runSyncSourcesUpdate(ctx, id, { ...globals(command), ...options })));
-  for (const [verb, run, what] of [
+  addTenantIdCommands(sources, ctx, action, [
     ['get', runSyncSourcesGet, 'show a source, its sink keys and its last synced commit'],
     ['delete', runSyncSourcesDelete, 'delete a source and every rule synced from it'],
-  ] as const) {
-    sources
-      .command(verb)
-      .description(what)
-      .argument('<id>')
-      .requiredOption('--tenant <tenant>', 'tenant id')
-      .option('--json', 'print JSON')
-      .action(action(async (id: string, options, command: Command) => run(ctx, id, { ...globals(command), ...options })));
-  }
+  ]);
 }
 
 /** `vigil rules sync DIR --push-key K`: zips the rule repository in DIR and uploads it to the server. */

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../admin/index.js';
-import { ManualClock, SecretBox, newId, silentLogger } from '../../core/index.js';
+import type { Services } from '../../admin/index.js';
+import { newId } from '../../core/index.js';
 import { sampleAlert } from '../../sinks/testing/sample-alert.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
 import { aRule } from '../../store/testing/store-fixtures.js';
 import { runVigil } from '../testing/run-vigil.js';
+import { storeOnlyServices } from '../testing/store-only-services.js';
 
 // `vigil alerts` works on the store alone, beside a running server whose worker sends re-queued alerts.
 const t = Date.parse('2026-11-21T12:00:30Z');
@@ -16,15 +16,7 @@ let deliveryId: string;
 beforeEach(async () => {
   const store = await createSqliteStore(':memory:');
   await store.migrate();
-  services = createServices({
-    store,
-    engine: null,
-    clock: new ManualClock(t + 60_000),
-    logger: silentLogger,
-    ingest: { batchRows: 1000, batchBytes: 1 << 20 },
-    secrets: new SecretBox(() => randomBytes(32)),
-    allowPrivateDestinations: false,
-  });
+  services = storeOnlyServices(store, t + 60_000);
   await services.tenants.ensure('acme');
   const rule = aRule('acme', { name: 'admin policy attached' });
   await store.rules.insert(rule);

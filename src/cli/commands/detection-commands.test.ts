@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cliActor, createServices, type Services } from '../../admin/index.js';
-import { ManualClock, SecretBox, silentLogger } from '../../core/index.js';
+import { cliActor, type Services } from '../../admin/index.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
 import { runVigil } from '../testing/run-vigil.js';
+import { storeOnlyServices } from '../testing/store-only-services.js';
 
 // `vigil rules`, `vigil sinks` and `vigil integrations chat` over real services on a store alone:
 // they need no engine, so they work beside a running server.
@@ -11,15 +10,7 @@ let services: Services;
 beforeEach(async () => {
   const store = await createSqliteStore(':memory:');
   await store.migrate();
-  services = createServices({
-    store,
-    engine: null,
-    clock: new ManualClock(Date.parse('2026-11-21T12:00:00Z')),
-    logger: silentLogger,
-    ingest: { batchRows: 1000, batchBytes: 1 << 20 },
-    secrets: new SecretBox(() => randomBytes(32)),
-    allowPrivateDestinations: false,
-  });
+  services = storeOnlyServices(store, Date.parse('2026-11-21T12:00:00Z'));
 });
 afterEach(async () => services.store.close());
 

@@ -40,7 +40,7 @@ function destination(sink: EventSinkRecord): string {
 }
 
 /** The variant the flags describe; exactly one of --webhook-url, --pager-integration-key, --chat-integration. */
-export function sinkArgsOf(options: SinkCreateOptions): EventSinkArgsInput {
+function sinkArgsOf(options: SinkCreateOptions): EventSinkArgsInput {
   const chosen = [options.webhookUrl, options.pagerIntegrationKey, options.chatIntegration].filter((v) => v !== undefined);
   if (chosen.length !== 1) {
     throw new ValidationError('give exactly one of --webhook-url, --pager-integration-key or --chat-integration', { field: 'event_sink_args' });

@@ -27,7 +27,7 @@ const inTenant = (tenant: string) => (tenantId: string) => tenantId === tenant;
  * The map `--sink-key KEY=SINK_ID` flags give: a key repeated, or `KEY=ID1,ID2`, names several
  * sinks, in the order given.
  */
-export function sinkKeysOf(flags: readonly string[] = []): SinkKeysInput {
+function sinkKeysOf(flags: readonly string[] = []): SinkKeysInput {
   const map = new Map<string, string[]>();
   for (const flag of flags) {
     const equals = flag.indexOf('=');

@@ -5,7 +5,7 @@
  * the JSON Schema, and what a rule test needs (its dataset's events, its window, its indexes).
  */
 export { datasetFormats, definitionDefaults, type DatasetFormat, type RuleDefinition, type RuleTestDefinition } from './rule-definition.js';
-export { readRuleFile, ruleFileAliases, ruleFileFields, type RuleFileCheck, type RuleFileField, type RuleFileOptions } from './read-rule-file.js';
+export { readRuleFile, type RuleFileCheck, type RuleFileOptions } from './read-rule-file.js';
 export { formatFileProblem } from './file-problems.js';
 export { printRuleFile, type PrintOptions } from './print-rule-file.js';
 export { apiFieldsOf, definitionOfApiFields, ruleInputOf, type RuleApiFields } from './rule-conversion.js';

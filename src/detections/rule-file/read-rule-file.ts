@@ -13,14 +13,14 @@ import { readBoolean, readInteger, readNullableInteger, readNullableString, read
 import { isScalar, mapEntries, YamlSource, type YamlNode } from './yaml-source.js';
 
 /** The fields of a rule file (interface 2.5), in the order files are printed. */
-export const ruleFileFields = [
+const ruleFileFields = [
   'name', 'description', 'enabled', 'severity', 'query_text', 'time_range_s', 'run_frequency_s', 'dedup_window_s', 'debounce',
   'alert_per_row', 'event_sink_keys', 'push_key', 'tags', 'alert_template', 'tests',
 ] as const;
-export type RuleFileField = (typeof ruleFileFields)[number];
+type RuleFileField = (typeof ruleFileFields)[number];
 
 /** Compatibility spellings (E14) and the field each stands for. */
-export const ruleFileAliases: Readonly<Record<string, RuleFileField>> = { dedup_window: 'dedup_window_s', sync_key: 'push_key' };
+const ruleFileAliases: Readonly<Record<string, RuleFileField>> = { dedup_window: 'dedup_window_s', sync_key: 'push_key' };
 
 const requiredFields: readonly RuleFileField[] = ['name', 'description', 'query_text', 'time_range_s', 'run_frequency_s'];
 

@@ -157,7 +157,7 @@ export class KyselyAlertRepository implements AlertRepository {
 }
 
 /** An alert's status from its deliveries' (E13): pending while any may still be tried, failed if any gave up. */
-export function alertStatusOf(statuses: readonly DeliveryStatus[]): AlertStatus {
+function alertStatusOf(statuses: readonly DeliveryStatus[]): AlertStatus {
   if (statuses.length === 0) return 'no_sinks';
   if (statuses.includes('pending')) return 'pending';
   return statuses.includes('failed') ? 'failed' : 'delivered';
