@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError, isUuid, newId, type Clock } from '../core/index.js';
-import type { IndexRecord, Page, Store } from '../store/index.js';
+import { allPages, type IndexRecord, type Page, type Store } from '../store/index.js';
 import type { Actor } from './actor.js';
 import type { AuditTrail } from './audit-trail.js';
 import { checkIndexName } from './names.js';
@@ -62,14 +62,7 @@ export class IndexService {
 
   /** Every live index of the tenant, system indexes too: what a query may read (D18). */
   async searchable(tenantId: string): Promise<IndexRecord[]> {
-    const all: IndexRecord[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await this.store.indexes.list(tenantId, { pageSize: maxIndexPageSize, ...(pageToken ? { pageToken } : {}) });
-      all.push(...page.items);
-      pageToken = page.nextPageToken ?? undefined;
-    } while (pageToken !== undefined);
-    return all;
+    return allPages((pageToken) => this.store.indexes.list(tenantId, { pageSize: maxIndexPageSize, ...(pageToken ? { pageToken } : {}) }));
   }
 
   /**

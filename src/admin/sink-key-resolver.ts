@@ -1,4 +1,4 @@
-import type { Store, SyncSourceRecord } from '../store/index.js';
+import { allPages, type Store, type SyncSourceRecord } from '../store/index.js';
 
 /** Why a key named no sink. */
 export interface UnresolvedSinkKey {
@@ -39,13 +39,6 @@ export async function resolveSinkKeys(store: Store, tenantId: string, keys: read
   return { sinkIds, unresolved };
 }
 
-async function allSources(store: Store, tenantId: string): Promise<SyncSourceRecord[]> {
-  const all: SyncSourceRecord[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await store.syncSources.list(tenantId, { pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
-    all.push(...page.items);
-    pageToken = page.nextPageToken ?? undefined;
-  } while (pageToken !== undefined);
-  return all;
+function allSources(store: Store, tenantId: string): Promise<SyncSourceRecord[]> {
+  return allPages((pageToken) => store.syncSources.list(tenantId, { pageSize: 1000, ...(pageToken ? { pageToken } : {}) }));
 }

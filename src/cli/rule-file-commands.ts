@@ -15,7 +15,7 @@ export function registerRuleFileCommands(rules: Command, ctx: CliContext, action
       .option('-r, --recursive', 'with -d, search subdirectories too')
       .option('--json', 'print {files: [{status, file_path, warning?, error?, tests?}]}')
       .option('--api-url <url>', 'run on this server instead of offline (default VIGIL_API_URL)')
-      .option('--api-key <key>', 'key for --api-url (default VIGIL_API_KEY)');
+      .option('--api-key <key>', 'key for --api-url (default VIGIL_API_KEY, then data/bootstrap-key)');
   files(rules.command('validate').description('check rule files (YAML): prints <path>: OK or each problem with its line:column; exit 0 only if all are valid')).action(
     action(async (options, command: Command) => runRulesValidate(ctx, { ...globals(command), ...options })),
   );

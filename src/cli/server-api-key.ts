@@ -10,6 +10,6 @@ export function serverApiKey(config: VigilConfig, given: string | undefined): st
   try {
     return readFileSync(join(config.dataDir, 'bootstrap-key'), 'utf8').trim();
   } catch (error) {
-    throw new Error(`a server holds the data dir and no api key was given: pass --api-key or set VIGIL_API_KEY (${messageOf(error)})`);
+    throw new Error(`no API key was given and ${config.dataDir} has no bootstrap key: pass --api-key or set VIGIL_API_KEY (${messageOf(error)})`);
   }
 }

@@ -8,6 +8,6 @@
  */
 export type * from './records.js';
 export type * from './store.js';
-export { decodePageToken, encodePageToken, type PageKey } from './page-token.js';
+export { allPages, decodePageToken, encodePageToken, type PageKey } from './page-token.js';
 export type * from './repository-options.js';
 export type * from './sync-source-store.js';

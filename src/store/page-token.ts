@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../core/index.js';
+import type { Page } from './records.js';
 
 /** A listing position: the sort key of the last row served, e.g. `[name, id]`. */
 export type PageKey = readonly (string | number)[];
@@ -48,4 +49,16 @@ function checkOf(key: PageKey): string {
 
 function invalidPageToken(cause?: unknown): ValidationError {
   return new ValidationError('invalid page token', { field: 'pagination[page_token]', cause });
+}
+
+/** Every item of a paginated listing, reading page after page (`list` gets the previous page's token). */
+export async function allPages<T>(list: (pageToken: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+  const all: T[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await list(pageToken);
+    all.push(...page.items);
+    pageToken = page.nextPageToken ?? undefined;
+  } while (pageToken !== undefined);
+  return all;
 }
