@@ -114,6 +114,7 @@ export function detectionEngineSettings(config: DetectionsConfig, exclusiveWorke
       ruleTimeoutMs: config.ruleTimeoutS * 1000,
       maxRows: config.maxRows,
     },
+    windowBatchSize: config.windowBatchSize,
     delivery: {
       ...defaults.delivery,
       concurrency: config.deliveryConcurrency,

@@ -6,14 +6,15 @@ import {
   defaultDeliverySettings,
   defaultSchedulerSettings,
   type DeliverySettings,
+  WindowQueryBatcher,
   type DetectionMetrics,
-  type RunQuery,
+  type QueryRows,
   type SchedulerSettings,
   type WriteDetections,
 } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
 import { ingestStream } from '../ingest/index.js';
-import type { SearchService } from '../search/index.js';
+import type { QueryResult, SearchService } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import type { ChatIntegrationService } from './chat-integration-service.js';
 import type { EventSinkService } from './event-sink-service.js';
@@ -22,7 +23,10 @@ import type { TenantService } from './tenant-service.js';
 
 /** The deployment's detection and delivery settings (docs/detections.md, "Settings"). */
 export interface DetectionEngineSettings {
+  /** `maxConcurrentRuns` counts engine statements: each evaluates up to `windowBatchSize` windows. */
   readonly scheduler: SchedulerSettings;
+  /** Rule windows (same tenant and range, filter-only queries) one statement evaluates at most. */
+  readonly windowBatchSize: number;
   readonly delivery: DeliverySettings;
   /** One send's time limit. */
   readonly sendTimeoutMs: number;
@@ -40,6 +44,7 @@ export interface DetectionEngineSettings {
 
 export const defaultDetectionEngineSettings: DetectionEngineSettings = {
   scheduler: defaultSchedulerSettings,
+  windowBatchSize: 64,
   delivery: defaultDeliverySettings,
   sendTimeoutMs: 10_000,
   chatApiUrl: null,
@@ -51,7 +56,7 @@ export const defaultDetectionEngineSettings: DetectionEngineSettings = {
 export interface DetectionEngineDeps {
   readonly store: Store;
   readonly engine: Engine;
-  /** Runs each rule window's query (as one statement, `runOnce`). */
+  /** Runs the rule windows' queries (alone, or many filters of one tenant and window in one statement). */
   readonly search: SearchService;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -65,8 +70,9 @@ export interface DetectionEngineDeps {
 
 /**
  * The detection engine of `vigil serve`: the rule scheduler and the delivery worker, wired to the
- * events engine. Rule windows run through the search service as one statement each (`runOnce`;
- * the scheduler bounds how many run at once, apart from the ad hoc queries' limits), detections
+ * events engine. Rule windows run through the search service's short-range queries, batched by a
+ * WindowQueryBatcher (filter-only rules over the same window share a statement; the batcher bounds
+ * the statements at once, apart from the ad hoc queries' limits), detections
  * are ingested into each tenant's `_detections` index, and sinks open their secrets through the
  * services that sealed them.
  */
@@ -80,11 +86,15 @@ export class DetectionEngine {
     const { store, engine, clock, logger } = deps;
     this.store = store;
     this.exclusive = settings.exclusiveWorker;
-    const runQuery: RunQuery = async (query) => {
-      const range = { startNs: query.startNs, endNs: query.endNs };
-      const result = await deps.search.runOnce(query.tenantId, query.queryText, range, query.maxRows, query.signal);
-      return { columns: result.columns, rows: result.rows.map((row) => ({ rowId: row.rowId, columns: row.columns })) };
-    };
+    const rowsOf = (result: QueryResult): QueryRows => ({ columns: result.columns, rows: result.rows });
+    const batcher = new WindowQueryBatcher(
+      {
+        prepare: (query) => deps.search.prepareShortRange(query.tenantId, query.queryText, { startNs: query.startNs, endNs: query.endNs }, query.maxRows),
+        runAlone: async (prepared, signal) => rowsOf(await deps.search.runShortRange(prepared, signal)),
+        runBatch: async (prepared, signal) => (await deps.search.runShortRangeBatch(prepared, signal)).map((r) => (r instanceof Error ? r : rowsOf(r))),
+      },
+      { maxStatements: settings.scheduler.maxConcurrentRuns, maxBatch: settings.windowBatchSize },
+    );
     const writeDetections: WriteDetections = async (tenantId, events) => {
       // A rule's tenant normally has its system indexes; ensure them (more queries) only when missing.
       let index = await deps.tenants.systemIndex(tenantId, '_detections');
@@ -124,13 +134,14 @@ export class DetectionEngine {
       {
         store,
         clock,
-        runQuery,
+        runQuery: batcher.run,
         writeDetections,
         logger: logger.child({ component: 'scheduler' }),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
         onAlertsQueued: () => this.worker.kick(),
       },
-      settings.scheduler,
+      // Enough windows at once to fill every statement's batch; the batcher bounds the engine work.
+      { ...settings.scheduler, maxConcurrentRuns: settings.scheduler.maxConcurrentRuns * settings.windowBatchSize },
     );
   }
 

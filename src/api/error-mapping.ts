@@ -25,6 +25,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCodes.unsupportedMediaType:
       return 415;
     case ErrorCodes.engineMemoryLimit:
+    case ErrorCodes.engineReadLimit:
       return 422;
     case ErrorCodes.unavailable:
       return 503;

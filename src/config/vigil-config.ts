@@ -26,8 +26,10 @@ export interface DetectionsConfig {
   readonly settleDelayS: number;
   /** After downtime, missed windows up to this old are evaluated; older ones are recorded as a gap (E2). */
   readonly catchUpHorizonS: number;
-  /** Rule windows evaluated at once. */
+  /** Engine statements evaluating rule windows at once. */
   readonly maxConcurrentRuns: number;
+  /** Rule windows (filters over the same tenant and window) one statement evaluates at most. */
+  readonly windowBatchSize: number;
   /** A rule's query running longer is cancelled; the window is tried again. */
   readonly ruleTimeoutS: number;
   /** Raw-event rows one window reads at most. */

@@ -25,6 +25,7 @@ export const ErrorCodes = {
   engineTimeout: 'engine_timeout',
   engineCancelled: 'engine_cancelled',
   engineMemoryLimit: 'engine_memory_limit',
+  engineReadLimit: 'engine_read_limit',
   storeFailure: 'store_failure',
   unavailable: 'unavailable',
   internal: 'internal',

@@ -94,6 +94,7 @@ export type EngineErrorCode =
   | typeof ErrorCodes.engineTimeout
   | typeof ErrorCodes.engineCancelled
   | typeof ErrorCodes.engineMemoryLimit
+  | typeof ErrorCodes.engineReadLimit
   | typeof ErrorCodes.unavailable;
 
 /** The events engine (ClickHouse) failed, timed out, ran out of memory or was cancelled. */

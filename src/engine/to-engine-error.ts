@@ -5,6 +5,8 @@ export const ClickHouseCodes = {
   timeoutExceeded: 159,
   queryWasCancelled: 394,
   memoryLimitExceeded: 241,
+  /** TOO_MANY_ROWS: more rows to read than `max_rows_to_read` allows. */
+  tooManyRows: 158,
 } as const;
 
 const codePattern = /\bCode:\s*(\d+)\b/;
@@ -35,6 +37,8 @@ function codeFor(clickhouseCode: number | undefined): EngineErrorCode {
       return ErrorCodes.engineCancelled;
     case ClickHouseCodes.memoryLimitExceeded:
       return ErrorCodes.engineMemoryLimit;
+    case ClickHouseCodes.tooManyRows:
+      return ErrorCodes.engineReadLimit;
     default:
       return ErrorCodes.engineFailure;
   }

@@ -9,6 +9,7 @@ export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 export { FieldCatalogCache } from './field-catalog-cache.js';
 export { decodeRows, type DecodedRow, type ResultRow, type RowId } from './decode-rows.js';
 export type { QuerySnapshot, QueryStatus } from './query-run.js';
+export type { ShortRangeQuery } from './short-range-query.js';
 export {
   SearchService,
   defaultSearchSettings,

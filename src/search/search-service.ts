@@ -5,13 +5,15 @@
  */
 import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import { compileQuery, type IndexInfo, type PredicatePlan } from '../query/index.js';
+import type { IndexInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
-import { decodeRows } from './decode-rows.js';
 import { planQuery, type QueryPlan } from './plan-query.js';
-import { QueryRun, resultKind, type QuerySnapshot } from './query-run.js';
-import { resultColumns } from './result-columns.js';
+import { QueryRun, type QuerySnapshot } from './query-run.js';
+import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery } from './short-range-query.js';
 import { FieldCatalogCache } from './field-catalog-cache.js';
+import type { QueryResult, TimeRange } from './query-result.js';
+
+export type { QueryResult, TimeRange } from './query-result.js';
 
 export interface SearchSettings {
   /** A blocking query that runs longer is cancelled and answers 504 (interface 8: 300 s). */
@@ -21,6 +23,8 @@ export interface SearchSettings {
   /** Queries running at once, over all tenants, and per tenant; past them: 429. */
   readonly maxConcurrent: number;
   readonly maxConcurrentPerTenant: number;
+  /** An event search whose text index leaves at most this many rows to read runs as one statement, not in slices. */
+  readonly selectiveReadRows?: number;
 }
 
 export const defaultSearchSettings: SearchSettings = { blockingTimeoutS: 300, resultTtlS: 600, maxConcurrent: 8, maxConcurrentPerTenant: 4 };
@@ -29,12 +33,6 @@ interface Entry {
   readonly tenant: string;
   readonly run: QueryRun;
   finishedAtMs: number | null;
-}
-
-/** A time range of event times, `[startNs, endNs)`. */
-export interface TimeRange {
-  readonly startNs: bigint;
-  readonly endNs: bigint;
 }
 
 export interface RunOptions {
@@ -46,14 +44,6 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface QueryResult {
-  /** `events` for event rows (with row ids), `table` for aggregated tables. */
-  readonly kind: 'events' | 'table';
-  readonly columns: readonly string[];
-  readonly rows: QuerySnapshot['rows'];
-  readonly bytesScanned: number;
-  readonly truncated: boolean;
-}
 
 export interface QueryExplanation {
   readonly plan: QueryPlan;
@@ -136,12 +126,22 @@ export class SearchService {
    * limits; the caller bounds its own (the rule scheduler does).
    */
   async runOnce(tenant: string, text: string, range: TimeRange, maxRows: number, signal?: AbortSignal): Promise<QueryResult> {
-    const plan = await this.plan(tenant, text, range);
-    const kind = resultKind(plan);
-    const compiled = kind === 'events' ? compileQuery(plan.analyzed, { tenant, ...range, order: 'asc', limit: maxRows }) : plan.compiled;
-    const result = await this.engine.query(compiled.sql, { settings: compiled.settings, ...(signal ? { signal } : {}) });
-    const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
-    return { kind, columns: resultColumns(compiled.output, rows), rows, bytesScanned: result.stats.bytesRead, truncated: false };
+    return runShortRange(this.engine, await this.prepareShortRange(tenant, text, range, maxRows), signal);
+  }
+
+  /** Plans a `runOnce` query without running it: its `batchKey` says which others it can share a statement with. */
+  async prepareShortRange(tenant: string, text: string, range: TimeRange, maxRows: number): Promise<ShortRangeQuery> {
+    return prepareShortRange(await this.plan(tenant, text, range), tenant, range, maxRows);
+  }
+
+  /** Runs a prepared query alone, as `runOnce` does. */
+  runShortRange(query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
+    return runShortRange(this.engine, query, signal);
+  }
+
+  /** Runs prepared queries of one batch key in one statement; each result (or error) at its query's position. */
+  runShortRangeBatch(queries: readonly ShortRangeQuery[], signal?: AbortSignal): Promise<(QueryResult | Error)[]> {
+    return runShortRangeBatch(this.engine, queries, signal);
   }
 
   /** Runs a checked query to completion (the CLI's path; the same limits apply). */
@@ -184,7 +184,8 @@ export class SearchService {
     this.admit(request.tenant);
     const plan = await this.plan(request.tenant, request.text, request);
     this.admit(request.tenant); // planning awaited: others may have started meanwhile
-    const run = new QueryRun(request, { engine: this.engine, logger: this.logger }, plan);
+    const { selectiveReadRows } = this.settings;
+    const run = new QueryRun(request, { engine: this.engine, logger: this.logger, ...(selectiveReadRows === undefined ? {} : { selectiveReadRows }) }, plan);
     this.running.add(run);
     void run.done.then(() => this.running.delete(run));
     return run;

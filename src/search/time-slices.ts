@@ -24,6 +24,9 @@ export const histogramBuckets = 1000;
 /** Rows one slice statement returns at most; a slice that holds more is read in several. */
 export const sliceStatementRows = 5_000;
 
+/** Rows the statement bringing a search's first rows returns at most: small, so they show soon. */
+export const firstStatementRows = 1_000;
+
 /** Events the first slice covers; each next slice covers four times more. */
 export const firstSliceRows = 10_000;
 

@@ -163,6 +163,54 @@ describe('debounce over overlapping windows (E5)', () => {
   });
 });
 
+describe('rules sharing a window', () => {
+  it('evaluates filter rules of one window in one statement, each alerting exactly its own events', async () => {
+    const key = await d.tenant('shared');
+    const sink = await d.webhookSink(key, 'shared');
+    const base = d.nextMinute();
+    const event = (user: string, action: string, at: number) => ({ '@timestamp': iso(base - 50_000 + at * 1000), user, action });
+    await d.ingest('shared', [event('alice', 'login', 1), event('bob', 'delete', 2), event('bob', 'login', 3), event('carol', 'delete', 4), event('alice', 'delete', 5)]);
+    d.clock.set(base + 30_000);
+    const queries = {
+      alice: '@index=logs user: alice',
+      deletes: '@index=logs action: delete',
+      bobLogin: '@index=logs user: bob action: login',
+      nobody: '@index=logs user: nobody',
+      notAlice: '@index=logs not user: alice', // no text-index token: runs alone
+      perUser: '@index=logs action: delete | stats count() as n by user', // a pipeline: runs alone
+    };
+    const ids: Record<string, string> = {};
+    for (const [name, query_text] of Object.entries(queries)) {
+      ids[name] = await d.rule(key, { tenant_id: 'shared', name, query_text, time_range_s: 60, event_sink_ids: [sink] });
+    }
+    const statements: string[] = [];
+    const query = d.h.engine.query.bind(d.h.engine);
+    d.h.engine.query = (sql, options) => {
+      statements.push(sql);
+      return query(sql, options);
+    };
+    try {
+      await d.run();
+    } finally {
+      d.h.engine.query = query;
+    }
+    const ruleStatements = statements.filter((sql) => sql.includes(' FROM logs WHERE ') && !sql.includes('INSERT'));
+    expect(ruleStatements.filter((sql) => sql.includes('batch_member'))).toHaveLength(1);
+    expect(ruleStatements).toHaveLength(3);
+    const alerted = (name: string) =>
+      d.webhookBodies('shared')
+        .filter((b) => b.detection_rule_id === ids[name])
+        .map((b) => b.results_table.rows.map((r: any) => (r.n === undefined ? `${r.user} ${r.action}` : `${r.user} ${r.n}`)));
+    expect(alerted('alice')).toEqual([['alice login', 'alice delete']]);
+    expect(alerted('deletes')).toEqual([['bob delete', 'carol delete', 'alice delete']]);
+    expect(alerted('bobLogin')).toEqual([['bob login']]);
+    expect(alerted('nobody')).toEqual([]);
+    expect(alerted('notAlice')).toEqual([['bob delete', 'bob login', 'carol delete']]);
+    expect(alerted('perUser').map((rows: string[]) => [...rows].sort())).toEqual([['alice 1', 'bob 1', 'carol 1']]);
+    await d.dropRules('shared');
+  });
+});
+
 describe('dedup keys and alert_per_row (E6, E7)', () => {
   it('sends one alert per row and suppresses a key sent within dedup_window_s', async () => {
     const key = await d.tenant('dedup');

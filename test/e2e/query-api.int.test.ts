@@ -90,7 +90,8 @@ describe('blocking_query', () => {
 
   it('reads a minute holding more events than one statement returns in several, in order, none missing or repeated', async () => {
     // 12,000 events in one minute: runs of four equal timestamps around one run of 6,000 (longer
-    // than a statement's 5,000 rows: from there the slice is read whole), in both directions.
+    // than a statement's 5,000 rows, and the first statement's 1,000: from there the slice is
+    // read whole), in both directions.
     const minute = Date.parse('2026-11-20T08:00:00Z');
     const tsOf = (n: number) => (n < 3000 ? minute + Math.floor(n / 4) : n < 9000 ? minute + 20_000 : minute + 40_000 + Math.floor(n / 4));
     const lines = Array.from({ length: 12_000 }, (_, n) => JSON.stringify({ ts: new Date(tsOf(n)).toISOString(), n }));

@@ -26,17 +26,24 @@ export interface FilterContext {
   readonly plans: PredicatePlan[];
   /** The filter atom being compiled, for the plans. */
   source?: string;
+  /**
+   * Compile only a necessary condition on the text index: each atom becomes its prefilter (or
+   * true when it has none), `not …` becomes true. Whatever the filter matches, this matches too.
+   */
+  readonly prefilterOnly?: boolean;
+  /** With `prefilterOnly`: `@index` filters become true too, leaving the text-index tokens alone. */
+  readonly tokensOnly?: boolean;
 }
 
 /** Compiles a filter over the stage's table to a UInt8 expression. */
 export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): string {
   switch (filter.kind) {
     case 'and':
-      return `(${filter.operands.map((f) => compileFilter(f, env, ctx)).join(' AND ')})`;
+      return allOf(filter.operands.map((f) => compileFilter(f, env, ctx)), ctx);
     case 'or':
-      return `(${filter.operands.map((f) => compileFilter(f, env, ctx)).join(' OR ')})`;
+      return anyOf(filter.operands.map((f) => compileFilter(f, env, ctx)), ctx);
     case 'not':
-      return `(NOT ${compileFilter(filter.operand, env, ctx)})`;
+      return ctx.prefilterOnly ? '1' : `(NOT ${compileFilter(filter.operand, env, ctx)})`;
     case 'text':
       ctx.source = printFilter(filter);
       return compileFreeText(filter.value, env, ctx);
@@ -44,17 +51,19 @@ export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): 
       // A value group is shorthand for repeating the column filter (D15); each resulting
       // `col: term` holds when any column matching the name satisfies it (D16).
       const mode = filter.op === ':' ? 'contains' : 'whole';
-      return compileValueExpr(filter.value, (term) => {
+      return compileValueExpr(filter.value, ctx, (term) => {
         ctx.source = printFilter({ ...filter, value: term });
         const overValues = isEveryColumn(filter.column) ? compileOverAllValues(term, mode, env, ctx) : null;
         return overValues ?? anyColumn(filter.column, env, ctx, (column) => compileTerm(term, column, mode, ctx));
       });
     }
     case 'compare':
+      if (ctx.prefilterOnly) return '1';
       // `a != v` is `not a == v` over the whole name: with a wildcard, no matching column equals v.
       if (filter.op === '!=') return `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
       return anyColumn(filter.column, env, ctx, (column) => compileCompare(filter.op, filter.value, column.value));
     case 'index': {
+      if (ctx.prefilterOnly && ctx.tokensOnly) return '1';
       const ids = ctx.analyzed.indexTargets.get(filter) ?? [];
       return ids.length === 0 ? '0' : `(idx IN (${ids.map(sqlString).join(', ')}))`;
     }
@@ -68,7 +77,23 @@ function anyColumn(column: ColumnName, env: SqlEnv, ctx: FilterContext, atom: (c
   const names = columnNames(column, env, ctx);
   if (names.length === 0) return '0';
   const atoms = names.map((name) => atom(resolveColumn(env, name, ctx.indexNames)));
-  return atoms.length === 1 ? (atoms[0] as string) : `(${atoms.join(' OR ')})`;
+  return atoms.length === 1 ? (atoms[0] as string) : anyOf(atoms, ctx);
+}
+
+/** `(a AND b …)`; a prefilter drops the `1`s (and is `0` when any operand is). */
+function allOf(operands: readonly string[], ctx: FilterContext): string {
+  if (!ctx.prefilterOnly) return `(${operands.join(' AND ')})`;
+  if (operands.includes('0')) return '0';
+  const rest = operands.filter((o) => o !== '1');
+  return rest.length === 0 ? '1' : rest.length === 1 ? (rest[0] as string) : `(${rest.join(' AND ')})`;
+}
+
+/** `(a OR b …)`; a prefilter is `1` when any operand is (and drops the `0`s). */
+function anyOf(operands: readonly string[], ctx: FilterContext): string {
+  if (!ctx.prefilterOnly) return `(${operands.join(' OR ')})`;
+  if (operands.includes('1')) return '1';
+  const rest = operands.filter((o) => o !== '0');
+  return rest.length === 0 ? '0' : rest.length === 1 ? (rest[0] as string) : `(${rest.join(' OR ')})`;
 }
 
 /** The concrete columns a name stands for in this stage. */
@@ -85,14 +110,14 @@ export function columnNames(column: ColumnName, env: SqlEnv, ctx: FilterContext)
 
 type Mode = 'contains' | 'whole';
 
-function compileValueExpr(value: ValueExpr, atom: (term: Value) => string): string {
+function compileValueExpr(value: ValueExpr, ctx: FilterContext, atom: (term: Value) => string): string {
   switch (value.kind) {
     case 'valueAnd':
-      return `(${value.operands.map((v) => compileValueExpr(v, atom)).join(' AND ')})`;
+      return allOf(value.operands.map((v) => compileValueExpr(v, ctx, atom)), ctx);
     case 'valueOr':
-      return `(${value.operands.map((v) => compileValueExpr(v, atom)).join(' OR ')})`;
+      return anyOf(value.operands.map((v) => compileValueExpr(v, ctx, atom)), ctx);
     case 'valueNot':
-      return `(NOT ${compileValueExpr(value.operand, atom)})`;
+      return ctx.prefilterOnly ? '1' : `(NOT ${compileValueExpr(value.operand, ctx, atom)})`;
     case 'string':
     case 'number':
       return atom(value);
@@ -104,7 +129,7 @@ function compileValueExpr(value: ValueExpr, atom: (term: Value) => string): stri
 /** One term against one column value: text match, plus numeric equality for number terms (D8, D14). */
 function compileTerm(term: Value, column: ResolvedColumn, mode: Mode, ctx: FilterContext): string {
   const { value } = column;
-  if (term.kind === 'string' && isWildcardOnly(term.segments)) return value.exists;
+  if (term.kind === 'string' && isWildcardOnly(term.segments)) return ctx.prefilterOnly ? '1' : value.exists;
   const pieces = term.kind === 'string' ? { segments: term.segments, quote: term.quote } : { segments: [term.text], quote: 'bare' as const };
   let exact = `coalesce(match(${valueText(value)}, ${sqlString(termPattern(pieces, mode, 'value'))}), 0)`;
   if (term.kind === 'number') exact = `(${exact} OR coalesce(${value.n} = ${sqlNumber(term.value)}, 0))`;
@@ -129,7 +154,7 @@ function compileFreeText(term: Value, env: SqlEnv, ctx: FilterContext): string {
       ? env.columns.map((c) => c.name)
       : columnNames(everyColumn(term), env, ctx).filter((name) => !isSystemColumn(name));
   const atoms = names.map((name) => compileTerm(term, resolveColumn(env, name, ctx.indexNames), 'contains', ctx));
-  return atoms.length === 0 ? '0' : `(${atoms.join(' OR ')})`;
+  return atoms.length === 0 ? '0' : anyOf(atoms, ctx);
 }
 
 /**
@@ -186,6 +211,7 @@ function isCanonicalNumber(term: Value): boolean {
 }
 
 function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext): string {
+  if (ctx.prefilterOnly && tokens.length === 0) return '1';
   if (tokens.length === 0) {
     ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'none' });
     return exact;
@@ -193,6 +219,7 @@ function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterCont
   const haystack = 'lower(search_text)';
   const needles = tokens.map((t) => sqlString(asciiLower(t)));
   const prefilter = needles.length === 1 ? `hasToken(${haystack}, ${needles[0]})` : `hasAllTokens(${haystack}, [${needles.join(', ')}])`;
+  if (ctx.prefilterOnly) return prefilter;
   ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'search_txt' });
   return `(${prefilter} AND ${exact})`;
 }

@@ -49,7 +49,16 @@ export interface CompiledQuery {
 }
 
 // Int64 results (counts, sums) must print as numbers: quoted, they would read back as strings.
-const querySettings = { output_format_json_quote_64bit_integers: 0 } as const;
+export const querySettings = { output_format_json_quote_64bit_integers: 0 } as const;
+
+/** What a raw-event statement selects of each event (search's decodeRows reads these names). */
+export const eventRowColumns = [
+  'toString(toUnixTimestamp64Nano(ts)) AS row_time_ns',
+  'toString(seq) AS row_seq',
+  'idx AS row_index_id',
+  'source_type AS row_source_type',
+  'raw AS row_raw',
+] as const;
 
 /** Default and maximum row counts of `head` / `tail` (D25). */
 export const defaultHeadRows = 10;
@@ -71,14 +80,7 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
   if (env.mode === 'events') {
     const dir = options.order === 'desc' ? 'DESC' : 'ASC';
     const extra = env.ops.flatMap((op) => (op.kind === 'set' ? [op.s, op.n] : []));
-    const select = [
-      'toString(toUnixTimestamp64Nano(ts)) AS row_time_ns',
-      'toString(seq) AS row_seq',
-      'idx AS row_index_id',
-      'source_type AS row_source_type',
-      'raw AS row_raw',
-      ...new Set(extra),
-    ];
+    const select = [...eventRowColumns, ...new Set(extra)];
     const limit = options.limit === undefined ? '' : ` LIMIT ${sqlInteger(options.limit)}`;
     return {
       sql: `SELECT ${select.join(', ')} FROM ${fromClause(input)} ORDER BY ts ${dir}, seq ${dir}${limit}`,
@@ -234,7 +236,7 @@ function scanBounds(analyzed: AnalyzedQuery, options: { tenant: string; startNs:
 }
 
 /** The indexes in the query's scope (none: no rows). */
-function scopeCondition(analyzed: AnalyzedQuery): string {
+export function scopeCondition(analyzed: AnalyzedQuery): string {
   return analyzed.scope.length === 0 ? '0' : `idx IN (${analyzed.scope.map((i) => sqlString(i.id)).join(', ')})`;
 }
 

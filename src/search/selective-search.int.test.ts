@@ -1,0 +1,81 @@
+/**
+ * An event search whose text-index tokens leave few rows runs as one statement over the whole
+ * range; one that leaves more than `selectiveReadRows` goes on in time slices after the engine
+ * refuses the statement. Both ways give the same rows.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, silentLogger } from '../core/index.js';
+import { ChdbEngine } from '../engine/chdb/index.js';
+import { ingestStream } from '../ingest/index.js';
+import { SearchService } from './search-service.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'vigil-selective-'));
+const engine = new ChdbEngine({ path: dir, poolSize: 2 });
+const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'));
+const indexes = [{ id: 'i-logs', name: 'logs', system: false }];
+const base = Date.parse('2026-11-21T00:00:00Z');
+const range = { startNs: BigInt(base) * 1_000_000n, endNs: BigInt(base + 86_400_000) * 1_000_000n };
+let sequence = 0n;
+
+beforeAll(async () => {
+  await engine.init();
+  // 20,000 events over the day: every one says `common`, every 2,000th also `rare`.
+  const lines = Array.from({ length: 20_000 }, (_, n) => JSON.stringify({ ts: new Date(base + n * 4000).toISOString(), n, text: n % 2000 === 7 ? 'common rare' : 'common' }));
+  const reserveSequence = async (count: number) => {
+    const first = sequence + 1n;
+    sequence += BigInt(count);
+    return first;
+  };
+  await ingestStream([lines.join('\n')], { tenantId: 'acme', indexId: 'i-logs', timestampFields: ['ts'], sourceType: 'test' }, { engine, reserveSequence, clock }, { format: 'ndjson' });
+}, 60_000);
+
+afterAll(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the search with the given limit and records the statements it issued. */
+async function search(text: string, selectiveReadRows: number, order: 'asc' | 'desc' = 'desc') {
+  const statements: string[] = [];
+  const query = engine.query.bind(engine);
+  const spy = Object.create(engine) as ChdbEngine;
+  spy.query = (sql, options) => {
+    statements.push(sql);
+    return query(sql, options);
+  };
+  const service = new SearchService(spy, async () => indexes, clock, silentLogger, { blockingTimeoutS: 60, resultTtlS: 60, maxConcurrent: 4, maxConcurrentPerTenant: 4, selectiveReadRows });
+  const result = await service.run('acme', text, range, { maxRows: 25, order });
+  return { ns: result.rows.map((row) => row.columns.n), statements };
+}
+
+describe('selective event searches', () => {
+  it('run as one statement when the text index leaves few rows to read', async () => {
+    const { ns, statements } = await search('rare', 100_000);
+    expect(ns).toEqual([18007, 16007, 14007, 12007, 10007, 8007, 6007, 4007, 2007, 7]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).not.toContain('event_minutes');
+  });
+
+  it('go on in slices when the engine refuses to read that many rows, with the same rows', async () => {
+    for (const order of ['desc', 'asc'] as const) {
+      const whole = await search('common', 100_000, order);
+      const sliced = await search('common', 1000, order);
+      expect(sliced.ns).toEqual(whole.ns);
+      expect(sliced.ns).toHaveLength(25);
+      expect(sliced.statements.some((sql) => sql.includes('event_minutes'))).toBe(true);
+      expect(whole.statements).toHaveLength(1);
+    }
+    const rare = await search('rare', 1000);
+    expect(rare.ns).toEqual([18007, 16007, 14007, 12007, 10007, 8007, 6007, 4007, 2007, 7]);
+    expect(rare.statements.length).toBeGreaterThan(2);
+  });
+
+  it('never try one statement without text-index tokens', async () => {
+    const { ns, statements } = await search('n > 19990', 100_000);
+    expect(ns).toEqual([19999, 19998, 19997, 19996, 19995, 19994, 19993, 19992, 19991]);
+    expect(statements.some((sql) => sql.includes('event_minutes'))).toBe(true);
+  });
+});

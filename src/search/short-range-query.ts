@@ -1,0 +1,78 @@
+/**
+ * Queries over a short range (a detection rule's window) run as one statement each, or, for event
+ * filters over the same tenant and range, many in one statement (compileEventBatch). Preparing
+ * first lets the caller see which queries can share a statement before it groups them.
+ */
+import type { Engine } from '../engine/index.js';
+import { compileEventBatch, compileEventFilter, compileQuery, type CompiledQuery, type EventFilter } from '../query/index.js';
+import { decodeRows } from './decode-rows.js';
+import type { QueryPlan } from './plan-query.js';
+import { resultKind } from './query-run.js';
+import { resultColumns } from './result-columns.js';
+import type { QueryResult, TimeRange } from './query-result.js';
+
+/** A planned short-range query, ready to run alone or in a batch. */
+export interface ShortRangeQuery {
+  readonly tenant: string;
+  readonly range: TimeRange;
+  readonly maxRows: number;
+  readonly plan: QueryPlan;
+  /** The statement that runs it alone: events earliest first up to `maxRows`, or the whole aggregation. */
+  readonly compiled: CompiledQuery;
+  /** Queries with the same key can run in one statement (`runShortRangeBatch`); null: only alone. */
+  readonly batchKey: string | null;
+  readonly filter: EventFilter | null;
+}
+
+export function prepareShortRange(plan: QueryPlan, tenant: string, range: TimeRange, maxRows: number): ShortRangeQuery {
+  const kind = resultKind(plan);
+  const compiled = kind === 'events' ? compileQuery(plan.analyzed, { tenant, ...range, order: 'asc', limit: maxRows }) : plan.compiled;
+  const filter = kind === 'events' ? compileEventFilter(plan.analyzed) : null;
+  // Without text-index tokens a filter reads every event in range: batched, it would make its
+  // partners evaluate their conditions on every event too, so it runs alone.
+  const batchKey = filter?.tokenPrefilter ? [tenant, range.startNs, range.endNs, maxRows].join('\u0000') : null;
+  return { tenant, range, maxRows, plan, compiled, batchKey, filter };
+}
+
+export async function runShortRange(engine: Engine, query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
+  const { compiled, plan } = query;
+  const result = await engine.query(compiled.sql, { settings: compiled.settings, ...(signal ? { signal } : {}) });
+  const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
+  return { kind: resultKind(plan), columns: resultColumns(compiled.output, rows), rows, bytesScanned: result.stats.bytesRead, truncated: false };
+}
+
+/**
+ * Runs queries of one batch key in one statement; each gets exactly the rows it would get alone.
+ * If that statement fails (not cancelled), each query runs alone, so one query's trouble stays its own.
+ * `bytesScanned` is the shared statement's, divided evenly.
+ */
+export async function runShortRangeBatch(engine: Engine, queries: readonly ShortRangeQuery[], signal?: AbortSignal): Promise<(QueryResult | Error)[]> {
+  const first = queries[0];
+  if (first === undefined) return [];
+  const filters = queries.map((q) => {
+    if (q.batchKey !== first.batchKey || q.filter === null) throw new Error('a batch holds queries of one batch key');
+    return q.filter;
+  });
+  if (queries.length === 1) return [await runShortRange(engine, first, signal).catch(asError)];
+  const batch = compileEventBatch(filters, { tenant: first.tenant, ...first.range, limit: first.maxRows });
+  let result;
+  try {
+    result = await engine.query(batch.sql, { settings: batch.settings, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const alone: (QueryResult | Error)[] = [];
+    for (const query of queries) alone.push(await runShortRange(engine, query, signal).catch(asError));
+    return alone;
+  }
+  const byMember: Record<string, unknown>[][] = queries.map(() => []);
+  for (const row of result.rows) byMember[Number(row.batch_member)]?.push(row);
+  const bytesScanned = Math.round(result.stats.bytesRead / queries.length);
+  return queries.map((query, i) => {
+    const rows = decodeRows(query.compiled.output, byMember[i] ?? [], query.plan.indexNames);
+    return { kind: 'events' as const, columns: resultColumns(query.compiled.output, rows), rows, bytesScanned, truncated: false };
+  });
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
