@@ -36,7 +36,7 @@ export class ApiMetrics {
   });
   readonly ruleRunDuration = new Histogram({
     name: 'vigil_detection_rule_run_duration_seconds',
-    help: 'Time to evaluate one rule window: query, detections and the store commit',
+    help: 'Time to evaluate one rule window: waiting for a (shared) engine statement, the query, detections and the store commit',
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],
   });
