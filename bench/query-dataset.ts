@@ -131,6 +131,32 @@ async function waitForMerges(runtime: Runtime, log: (line: string) => void): Pro
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * Brings a cached data dir to this build's engine schema and waits for the background work an
+ * upgrade starts (schema v4 builds its word index for stored parts with a mutation), so timings
+ * never overlap it. Returns the seconds waited (0 when nothing was pending).
+ */
+export async function ensureCurrentSchema(dataDir: string, log: (line: string) => void): Promise<number> {
+  const engine = new ChdbEngine({ path: join(dataDir, 'engine'), poolSize: 1, maxExecutionTimeS: 7200 });
+  try {
+    await engine.init();
+    const started = performance.now();
+    for (;;) {
+      const result = await engine.query<{ mutations: string; merges: string }>(
+        "SELECT (SELECT count() FROM system.mutations WHERE table = 'logs' AND NOT is_done) AS mutations, (SELECT count() FROM system.merges WHERE table = 'logs') AS merges",
+      );
+      const mutations = Number(result.rows[0]?.mutations ?? 0);
+      const merges = Number(result.rows[0]?.merges ?? 0);
+      if (mutations === 0 && merges === 0) break;
+      log(`  waiting for ${mutations} schema mutation(s) and ${merges} merge(s) on ${dataDir} …`);
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+    }
+    return (performance.now() - started) / 1000;
+  } finally {
+    await engine.close();
+  }
+}
+
 /** What `--optimize` wrote to `optimized.json` after merging a copy of the loaded data dir. */
 export interface OptimizeMarker {
   readonly optimizeSeconds: number;

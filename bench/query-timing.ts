@@ -121,7 +121,7 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
       byKind: { catalog: kind('catalog'), histogram: kind('histogram'), search: kind('search') },
     },
     wholeRange,
-    indexed: predicates.length > 0 && predicates.every((p) => p.index === 'search_txt'),
+    indexed: predicates.length > 0 && predicates.every((p) => p.index !== 'none'),
     predicates,
     sql: plan.compiled.sql,
     rg: query.rg && options.rgRuns > 0 ? await timeRipgrep(query.rg, options) : null,

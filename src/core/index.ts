@@ -11,4 +11,5 @@ export * from './clock.js';
 export * from './logger.js';
 export * from './ids.js';
 export * from './sql-literal.js';
+export * from './search-words.js';
 export * from './secret-box.js';

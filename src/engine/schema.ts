@@ -2,7 +2,7 @@
  * The events schema, rendered from one template so the single-node tables and a cluster variant
  * (ON CLUSTER, Replicated engines, later Distributed tables over `*_local`) cannot drift apart.
  */
-import { sqlIdentifier } from '../core/index.js';
+import { searchWordsExpression, sqlIdentifier } from '../core/index.js';
 
 /** Table engine family: plain for one node (chDB, a single server), Replicated for a cluster. */
 export type SchemaEngine = 'MergeTree' | 'ReplicatedMergeTree';
@@ -15,7 +15,7 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 3;
+export const schemaVersion = 4;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
 // - min_level_for_wide_part = 1: a wide part opens one compression stream per JSON sub-column
@@ -32,10 +32,12 @@ export const schemaVersion = 3;
 // - fsync_after_insert / fsync_part_directory: ingest is acknowledged only once data is durable.
 // - PARTITION BY week: few partitions per insert batch; retention deletes rows, not partitions.
 // - search_text holds every user value's text (not names, escapes or system columns): free
-//   text and `**:` match on it exactly, and its text index over lower(search_text) is the
-//   prefilter. The index is on the expression, not on the column with a preprocessor: with a
-//   preprocessor, hasToken answered case-insensitively through the index but case-sensitively
-//   without it, so results depended on use_skip_indexes; on the expression both paths agree.
+//   text and `**:` match on it exactly. Its word index search_words (core/search-words.ts) holds
+//   the language's words (D9), so it is the exact answer for a one-word term, read from the index
+//   alone, and the prefilter of the others. The index is on an expression, not on the column with
+//   a preprocessor: with a preprocessor, hasToken answered case-insensitively through the index
+//   but case-sensitively without it, so results depended on use_skip_indexes; on the expression
+//   both paths agree.
 // - attrs_paths is the prefilter for column existence.
 // - null_paths: ClickHouse's JSON type stores no path for a null, but the query language says
 //   such a column exists, so null paths travel beside attrs and reach the catalog as type Null.
@@ -49,6 +51,8 @@ const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster
 
 const logsLayoutSettings =
   'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1';
+
+const searchWordsIndex = `INDEX search_words ${searchWordsExpression} TYPE text(tokenizer = splitByNonAlpha)`;
 
 const eventMinutesTable = `CREATE TABLE IF NOT EXISTS event_minutes{{onCluster}} (
   tenant LowCardinality(String),
@@ -75,7 +79,7 @@ const tablesTemplate = [
   search_text String CODEC(ZSTD(1)),
   attrs JSON(max_dynamic_paths = 256) CODEC(ZSTD(1)),
   null_paths Array(String) CODEC(ZSTD(1)),
-  INDEX search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha),
+  ${searchWordsIndex},
   INDEX attrs_paths JSONAllPaths(attrs) TYPE text(tokenizer = array)
 ) ENGINE = {{mergeTree}}
 PARTITION BY toMonday(ts)
@@ -158,6 +162,17 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
         'TRUNCATE TABLE IF EXISTS event_minutes{{onCluster}}',
         eventMinutesView,
         `INSERT INTO event_minutes SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows FROM logs GROUP BY tenant, idx, minute`,
+      ].map((statement) => render(statement, options)),
+    },
+    // v4 replaces search_txt (splitByNonAlpha words, which split at `_`) by search_words (the
+    // language's words). The index of stored parts is built by a background mutation; until a
+    // part has it, the engine evaluates the same expression row by row, with the same result.
+    {
+      version: 4,
+      statements: [
+        `ALTER TABLE logs{{onCluster}} ADD ${searchWordsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
+        'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words',
+        'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS search_txt',
       ].map((statement) => render(statement, options)),
     },
   ];

@@ -72,6 +72,12 @@ async function runWithDiagnostics(ctx: CliContext, text: string, work: () => Pro
   }
 }
 
+const explainIndexUse = {
+  answers: 'the word index search_words answers it alone (reads no event):',
+  prefilters: 'the word index search_words prefilters, then',
+  none: 'no index (reads every row in range), then',
+} as const;
+
 async function explainText(search: SearchService, tenant: string, text: string, range: TimeRange): Promise<string> {
   const { plan, predicates } = await search.explain(tenant, text, range);
   const lines = [
@@ -85,7 +91,7 @@ async function explainText(search: SearchService, tenant: string, text: string, 
     ...(predicates.length === 0
       ? ['(none: every event in range)']
       : predicates.flatMap((p) => [
-          `${p.source}: ${p.index === 'search_txt' ? 'text index search_txt prefilters, then' : 'no index (reads every row in range), then'}`,
+          `${p.source}: ${explainIndexUse[p.index]}`,
           `    ${p.predicate}`,
         ])),
     '-- sql --',

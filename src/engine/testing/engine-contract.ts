@@ -6,6 +6,7 @@ import { describeCancellationContract } from './cancellation-contract.js';
 import { describeCatalogContract } from './catalog-contract.js';
 import { describeDeletionContract } from './deletion-contract.js';
 import { describeRoundTripContract } from './round-trip-contract.js';
+import { describeWordIndexContract } from './word-index-contract.js';
 
 /**
  * The behaviour every Engine implementation owes the rest of the service. `makeEngine` returns
@@ -60,5 +61,6 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
     describeCancellationContract(current);
     describeCatalogContract(current);
     describeDeletionContract(current);
+    describeWordIndexContract(current);
   });
 }

@@ -1,23 +1,28 @@
 /**
  * Compiles filters (the event filter and `where`) to ClickHouse boolean expressions. Every atom
- * is an exact predicate that is never NULL (so `NOT` stays two-valued); where the text index can
- * help, a necessary condition on `lower(search_text)` goes in front of it as a prefilter.
+ * is an exact predicate that is never NULL (so `NOT` stays two-valued); where the word index can
+ * help, a necessary condition on its words goes in front of it as a prefilter, and a one-word
+ * term over all values is the index lookup alone.
  */
-import { assertNever, sqlNumber, sqlString } from '../../core/index.js';
+import { assertNever, searchWordsExpression, searchWordsToken, sqlNumber, sqlString } from '../../core/index.js';
 import type { ColumnName, Filter, Value, ValueExpr } from '../ast.js';
 import { printFilter } from '../printer.js';
 import { columnNameMatcher, isEveryColumn, isSystemColumn, plainColumnName } from '../column-names.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { resolveColumn, type ResolvedColumn, type SqlEnv } from './sql-env.js';
 import { valueText, numericValue, type SqlValue } from './sql-value.js';
-import { asciiLower, isWildcardOnly, prefilterTokens, termPattern } from './term-pattern.js';
+import { isWildcardOnly, prefilterTokens, termPattern, wholeWordTerm, type MatchMode, type TermPieces } from './term-pattern.js';
 
 /** How one predicate is evaluated, for `--explain`. */
 export interface PredicatePlan {
   /** The filter as the user wrote it (canonical text), e.g. `user: dave`. */
   readonly source: string;
   readonly predicate: string;
-  readonly index: 'search_txt' | 'none';
+  /**
+   * `answers`: the word index alone decides it (`predicate` is the lookup); `prefilters`: the
+   * index narrows the rows, then `predicate` tests them; `none`: `predicate` tests every row.
+   */
+  readonly index: 'answers' | 'prefilters' | 'none';
 }
 
 export interface FilterContext {
@@ -145,8 +150,7 @@ function compileFreeText(term: Value, env: SqlEnv, ctx: FilterContext): string {
   const textSuffices = term.kind === 'string' || isCanonicalNumber(term);
   if (env.mode === 'events' && env.overrides.size === 0 && textSuffices) {
     const pieces = term.kind === 'string' ? { segments: term.segments, quote: term.quote } : { segments: [term.text], quote: 'bare' as const };
-    const exact = `match(search_text, ${sqlString(termPattern(pieces, 'contains', 'valueList'))})`;
-    return withPrefilter(prefilterTokens(pieces), exact, ctx);
+    return overSearchText(pieces, 'contains', ctx);
   }
   // Otherwise search the stage's user columns one by one.
   const names =
@@ -166,6 +170,17 @@ function compileOverAllValues(value: Value, mode: Mode, env: SqlEnv, ctx: Filter
   if (value.kind === 'string' && isWildcardOnly(value.segments)) return null;
   if (value.kind === 'number' && !isCanonicalNumber(value)) return null;
   const pieces = value.kind === 'string' ? { segments: value.segments, quote: value.quote } : { segments: [value.text], quote: 'bare' as const };
+  return overSearchText(pieces, mode, ctx);
+}
+
+/** A term over every stored value (search_text): the word lookup alone when the term is one word. */
+function overSearchText(pieces: TermPieces, mode: MatchMode, ctx: FilterContext): string {
+  const word = mode === 'contains' ? wholeWordTerm(pieces) : null;
+  if (word !== null) {
+    const lookup = wordsPrefilter([word]);
+    if (!ctx.prefilterOnly) ctx.plans.push({ source: ctx.source ?? '', predicate: lookup, index: 'answers' });
+    return lookup;
+  }
   const exact = `match(search_text, ${sqlString(termPattern(pieces, mode, 'valueList'))})`;
   return withPrefilter(prefilterTokens(pieces), exact, ctx);
 }
@@ -216,10 +231,16 @@ function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterCont
     ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'none' });
     return exact;
   }
-  const haystack = 'lower(search_text)';
-  const needles = tokens.map((t) => sqlString(asciiLower(t)));
-  const prefilter = needles.length === 1 ? `hasToken(${haystack}, ${needles[0]})` : `hasAllTokens(${haystack}, [${needles.join(', ')}])`;
+  const prefilter = wordsPrefilter(tokens);
   if (ctx.prefilterOnly) return prefilter;
-  ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'search_txt' });
+  ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'prefilters' });
   return `(${prefilter} AND ${exact})`;
+}
+
+/** True when the values text holds every word (D9), letter case folded: answered by the word index. */
+function wordsPrefilter(words: readonly string[]): string {
+  const needles = [...new Set(words.map(searchWordsToken))].map(sqlString);
+  return needles.length === 1
+    ? `hasToken(${searchWordsExpression}, ${needles[0]})`
+    : `hasAllTokens(${searchWordsExpression}, [${needles.join(', ')}])`;
 }

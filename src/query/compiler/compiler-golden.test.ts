@@ -11,6 +11,7 @@ import { prettySql } from './pretty-sql.js';
 
 const dir = new URL('../../../testdata/compiler/', import.meta.url).pathname;
 const update = process.env.UPDATE_GOLDEN === '1';
+const planLabel = { answers: 'search_words alone', prefilters: 'search_words, then exact', none: 'exact only' } as const;
 
 interface Golden {
   readonly description: string;
@@ -37,7 +38,7 @@ export function render(query: string): string {
   const analysis = analyzeQuery(parsed.query, goldenContext);
   if (analysis.analyzed === null) return `-- error --\n${analysis.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
   const compiled = compileQuery(analysis.analyzed, goldenOptions);
-  const plan = compiled.plans.map((p) => `${p.source}  →  ${p.index === 'none' ? 'exact only' : 'search_txt, then exact'}`);
+  const plan = compiled.plans.map((p) => `${p.source}  →  ${planLabel[p.index]}`);
   return `-- sql --\n${prettySql(compiled.sql)}\n-- plan --\n${plan.join('\n')}\n`;
 }
 

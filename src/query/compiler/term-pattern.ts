@@ -85,10 +85,10 @@ function literalPattern(text: string, foldCase: boolean): string {
 }
 
 /**
- * Tokens of the term that must occur whole in the lower-cased text for the term to match:
- * runs of letters, digits and non-ASCII characters (ClickHouse's `splitByNonAlpha` also splits
- * at `_`) that are bounded on both sides inside the term by a separator or by an anchored end.
- * Runs touching a wildcard or an unanchored end may be partial tokens, so they are left out.
+ * Words of the term that must occur whole in the text for the term to match: runs of token
+ * characters (D9) that are bounded on both sides inside the term by a separator or by an
+ * anchored end. Runs touching a wildcard or an unanchored end may be partial words, so they are
+ * left out.
  */
 export function prefilterTokens(term: TermPieces): string[] {
   const tokens = new Set<string>();
@@ -106,16 +106,29 @@ export function prefilterTokens(term: TermPieces): string[] {
   return [...tokens];
 }
 
+/**
+ * The one word a term is, when matching it anywhere in a text means holding that word: no
+ * wildcard, only token characters (D9, D11), and letter case folded (a double-quoted term
+ * qualifies only without ASCII letters). Null for any other term.
+ */
+export function wholeWordTerm(term: TermPieces): string | null {
+  const [text] = term.segments;
+  if (term.segments.length !== 1 || text === undefined || text === '') return null;
+  if (term.quote === 'double' && /[A-Za-z]/.test(text)) return null;
+  for (const ch of text) if (!isTokenChar(ch.codePointAt(0) as number)) return null;
+  return text;
+}
+
 interface Run {
   readonly text: string;
   readonly start: number;
   readonly end: number;
 }
 
-// Runs of the index tokenizer's token characters: ASCII letters and digits, and non-ASCII.
+// Runs of token characters (D9): ASCII letters, digits, `_`, and non-ASCII.
 function splitRuns(text: string): Run[] {
   const runs: Run[] = [];
-  const pattern = /[A-Za-z0-9\u0080-\uffff]+/g;
+  const pattern = /[A-Za-z0-9_\u0080-\uffff]+/g;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     runs.push({ text: m[0], start: m.index, end: m.index + m[0].length });
   }
