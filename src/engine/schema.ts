@@ -165,14 +165,16 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
       ].map((statement) => render(statement, options)),
     },
     // v4 replaces search_txt (splitByNonAlpha words, which split at `_`) by search_words (the
-    // language's words). The index of stored parts is built by a background mutation; until a
-    // part has it, the engine evaluates the same expression row by row, with the same result.
+    // language's words). The index of stored parts is built by a background mutation, not
+    // waited for (chDB waits by default: about 40 s per 5 M events before the server could
+    // start); until a part has it, the engine evaluates the same expression row by row, with
+    // the same result. search_txt goes first: dropping it after would wait for the build.
     {
       version: 4,
       statements: [
+        'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS search_txt SETTINGS mutations_sync = 0',
         `ALTER TABLE logs{{onCluster}} ADD ${searchWordsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
-        'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words',
-        'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS search_txt',
+        'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words SETTINGS mutations_sync = 0',
       ].map((statement) => render(statement, options)),
     },
   ];
