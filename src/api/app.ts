@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Logger as PinoLogger } from 'pino';
 import { NotFoundError, newId } from '../core/index.js';
@@ -43,8 +43,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : newId();
     },
-    requestIdLogLabel: 'request_id',
-    disableRequestLogging: false,
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: false }),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   });
   const metrics = options.metrics ?? new ApiMetrics();
