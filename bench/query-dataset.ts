@@ -14,8 +14,13 @@ import { openRuntime, type Runtime } from '../src/runtime.js';
 import { diskUsageBytes } from './disk-usage.js';
 import type { ReplayFile } from './replay.js';
 
-/** Bump when the loaded data for the same replay file would differ (tenant, index, settling). */
-const loadVersion = 1;
+/**
+ * Bump when the loaded data for the same replay file would differ (tenant, index, settling, the
+ * stored layout). 2: loaded by engine schema v5 (word index built on insert, raw in 256 KiB
+ * compression blocks, merged parts wide); the l1 data dir had been upgraded in place from a
+ * pre-release v3 that never applied the wide-part and forced-merge settings.
+ */
+const loadVersion = 2;
 
 export const benchTenant = 'bench';
 export const benchIndex = 'replay';

@@ -15,7 +15,7 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 4;
+export const schemaVersion = 5;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
 // - min_level_for_wide_part = 1: a wide part opens one compression stream per JSON sub-column
@@ -52,6 +52,11 @@ const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster
 const logsLayoutSettings =
   'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1';
 
+// A returned event is read whole from its compression block: with the default 1 MiB blocks,
+// returning the 8 events of a rare word decompressed 8 MiB of raw (6.7 of 19.5 ms). 256 KiB
+// blocks cut that to a quarter for 23 % more compressed raw (5 % more on disk in all).
+const rawColumn = 'raw String CODEC(ZSTD(1)) SETTINGS (min_compress_block_size = 16384, max_compress_block_size = 262144)';
+
 const searchWordsIndex = `INDEX search_words ${searchWordsExpression} TYPE text(tokenizer = splitByNonAlpha)`;
 
 const eventMinutesTable = `CREATE TABLE IF NOT EXISTS event_minutes{{onCluster}} (
@@ -75,7 +80,7 @@ const tablesTemplate = [
   seq UInt64 CODEC(Delta, ZSTD(1)),
   source_type LowCardinality(String),
   ts_field LowCardinality(String),
-  raw String CODEC(ZSTD(1)),
+  ${rawColumn},
   search_text String CODEC(ZSTD(1)),
   attrs JSON(max_dynamic_paths = 256) CODEC(ZSTD(1)),
   null_paths Array(String) CODEC(ZSTD(1)),
@@ -177,5 +182,8 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
         'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words SETTINGS mutations_sync = 0',
       ].map((statement) => render(statement, options)),
     },
+    // v5 writes raw in smaller compression blocks. A column setting: parts written from now on
+    // (inserts, merges) use it; stored parts keep their blocks until merged.
+    { version: 5, statements: [render(`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`, options)] },
   ];
 }
