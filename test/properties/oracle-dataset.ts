@@ -4,6 +4,11 @@
  * evaluator events.
  */
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { ChdbEngine } from '../../src/engine/chdb/index.js';
 import type { Engine } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
@@ -16,6 +21,32 @@ export interface OracleDataset {
   readonly fieldPaths: readonly string[];
   readonly startNs: bigint;
   readonly endNs: bigint;
+}
+
+/** The indexes the datasets' events are spread over: two user indexes and a system one. */
+export const oracleIndexes: IndexInfo[] = [
+  { id: 'i-main', name: 'main', system: false },
+  { id: 'i-other', name: 'other', system: false },
+  { id: 'i-detections', name: '_detections', system: true },
+];
+
+/**
+ * A chDB engine in a temporary directory holding `count` datasets (tenants `<name>-<i>`, seeds
+ * `seedBase + i`), written before the file's tests and removed after them. `datasets` fills then.
+ */
+export function useOracleDatasets(name: string, count: number, seedBase: number): { engine: Engine; datasets: OracleDataset[] } {
+  const dir = mkdtempSync(join(tmpdir(), `vigil-${name}-`));
+  const engine = new ChdbEngine({ path: dir, poolSize: 2 });
+  const datasets: OracleDataset[] = [];
+  beforeAll(async () => {
+    await engine.init();
+    for (let i = 0; i < count; i++) datasets.push(await buildOracleDataset(engine, `${name}-${i}`, oracleIndexes, seedBase + i));
+  }, 120_000);
+  afterAll(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { engine, datasets };
 }
 
 const baseNs = 1_763_683_200_000_000_000n; // 2025-11-21T00:00:00Z

@@ -5,40 +5,17 @@
  * chDB once per dataset; random queries come from the parser's AST generators.
  */
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChdbEngine } from '../../src/engine/chdb/index.js';
-import { analyzeQuery, compileQuery, evaluateQuery, printQuery, type EvalEvent, type IndexInfo, type Query } from '../../src/query/index.js';
+import { describe, expect, it } from 'vitest';
+import { analyzeQuery, compileQuery, evaluateQuery, printQuery, type EvalEvent, type Query } from '../../src/query/index.js';
 import { arbitraryQuery } from '../../src/query/testing/arbitrary-query.js';
 import { decodeRows } from '../../src/search/index.js';
-import { buildOracleDataset, type OracleDataset } from './oracle-dataset.js';
+import { oracleIndexes as indexes, useOracleDatasets, type OracleDataset } from './oracle-dataset.js';
 import { numbers, possibleColumns, words } from './random-events.js';
 import { normalizeTable, tablesAgree } from './table-comparison.js';
 
-const indexes: IndexInfo[] = [
-  { id: 'i-main', name: 'main', system: false },
-  { id: 'i-other', name: 'other', system: false },
-  { id: 'i-detections', name: '_detections', system: true },
-];
-
 const datasetCount = 6;
+const { engine, datasets } = useOracleDatasets('oracle', datasetCount, 1000);
 const runs = Number(process.env.ORACLE_RUNS ?? 1500);
-const dir = mkdtempSync(join(tmpdir(), 'vigil-oracle-'));
-const engine = new ChdbEngine({ path: dir, poolSize: 2 });
-let datasets: OracleDataset[] = [];
-
-beforeAll(async () => {
-  await engine.init();
-  datasets = [];
-  for (let i = 0; i < datasetCount; i++) datasets.push(await buildOracleDataset(engine, `oracle-${i}`, indexes, 1000 + i));
-}, 120_000);
-
-afterAll(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const vocabulary = {
   columns: [...possibleColumns().filter((c) => !c.includes('[2]')), '@svc.source_type', '@index', 'missing'],
