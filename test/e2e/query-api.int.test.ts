@@ -145,6 +145,14 @@ describe('blocking_query', () => {
     expect(second.body.results.rows).toHaveLength(2);
   });
 
+  it('finds free text that is searched column by column: a number not in canonical text, a word in where after eval', async () => {
+    // Both need the stored columns from the field catalog, which other searches skip reading.
+    const number = await blocking({ query: '@index=web 7.0' });
+    expect(number.body.results.rows.map((row: any) => row.columns.n)).toEqual([7]);
+    const afterEval = await blocking({ query: '@index=web n = 7 | eval(extra = 1) | where u7' });
+    expect(afterEval.body.results.rows.map((row: any) => row.columns.user)).toEqual(['u7']);
+  });
+
   it('keeps another tenant out: a key without acme gets 403 naming it', async () => {
     const other = await h.keyFor('other');
     const r = await h.call('POST', '/v1/blocking_query', other, { tenant_id: 'acme', query: '*', start_time: start, end_time: end });

@@ -8,7 +8,8 @@ import type { ColumnName, IndexFilter, Query } from '../ast.js';
 import { collectIndexFilters } from '../index-filters.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { checkPipeline } from './check-pipeline.js';
-import { forEachFilterColumn } from './filter-columns.js';
+import { isCanonicalNumber } from '../canonical-number.js';
+import { forEachFilterColumn, forEachFilterLeaf } from './filter-columns.js';
 
 /** An index the tenant has; system indexes (`_detections`, `_audit`) are read only when named. */
 export interface IndexInfo {
@@ -88,8 +89,12 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
 }
 
 /**
- * Whether analysis needs the field catalog: only column-name wildcards (`**`, `a.*`, `*Id`) are
- * expanded from it. Planning skips the catalog read for every other query.
+ * Whether compiling the query needs the field catalog's columns. Planning skips the catalog read
+ * for every other query. The catalog is needed by
+ * - column-name wildcards (`**`, `a.*`, `*Id`), expanded from it;
+ * - free text that is searched column by column rather than in `search_text`: a number written
+ *   in other than canonical text (`200.0`), and free text in `where` (after `eval` or `rename`
+ *   it searches the stage's columns, the stored ones included).
  */
 export function needsFieldCatalog(query: Query): boolean {
   let needed = false;
@@ -98,5 +103,14 @@ export function needsFieldCatalog(query: Query): boolean {
   };
   forEachFilterColumn(query.filter, see);
   checkPipeline(query, see);
+  forEachFilterLeaf(query.filter, (leaf) => {
+    if (leaf.kind === 'text' && leaf.value.kind === 'number' && !isCanonicalNumber(leaf.value)) needed = true;
+  });
+  for (const command of query.pipeline) {
+    if (command.kind !== 'where') continue;
+    forEachFilterLeaf(command.filter, (leaf) => {
+      if (leaf.kind === 'text') needed = true;
+    });
+  }
   return needed;
 }

@@ -1,24 +1,33 @@
 import { assertNever } from '../../core/index.js';
-import type { ColumnName, Filter } from '../ast.js';
+import type { ColumnName, CompareFilter, Filter, IndexFilter, MatchFilter, TextFilter } from '../ast.js';
 
-/** Calls `visit` with every column name a filter refers to. */
-export function forEachFilterColumn(filter: Filter, visit: (column: ColumnName) => void): void {
+/** A filter that is not `and`, `or` or `not`. */
+export type FilterLeaf = TextFilter | MatchFilter | CompareFilter | IndexFilter;
+
+/** Calls `visit` with every leaf of a filter. */
+export function forEachFilterLeaf(filter: Filter, visit: (leaf: FilterLeaf) => void): void {
   switch (filter.kind) {
     case 'and':
     case 'or':
-      for (const operand of filter.operands) forEachFilterColumn(operand, visit);
+      for (const operand of filter.operands) forEachFilterLeaf(operand, visit);
       return;
     case 'not':
-      forEachFilterColumn(filter.operand, visit);
+      forEachFilterLeaf(filter.operand, visit);
       return;
     case 'match':
     case 'compare':
-      visit(filter.column);
-      return;
     case 'text':
     case 'index':
+      visit(filter);
       return;
     default:
       assertNever(filter);
   }
+}
+
+/** Calls `visit` with every column name a filter refers to. */
+export function forEachFilterColumn(filter: Filter, visit: (column: ColumnName) => void): void {
+  forEachFilterLeaf(filter, (leaf) => {
+    if (leaf.kind === 'match' || leaf.kind === 'compare') visit(leaf.column);
+  });
 }

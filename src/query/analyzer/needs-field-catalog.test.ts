@@ -16,6 +16,9 @@ describe('needsFieldCatalog', () => {
     ['a column wildcard in the filter', 'id.*: 10.0.0.1', true],
     ['every column', '**: secret', true],
     ['a column wildcard in a where over events', 'x | where user*: root', true],
+    ['a number in canonical text', 'status 200 1e21', false],
+    ['a number in other than canonical text: compared column by column', '200.0', true],
+    ['free text in a where: searches the stage columns, stored ones included', 'x | eval(y = 1) | where root', true],
   ])('%s', (_, text, expected) => {
     expect(needs(text)).toBe(expected);
   });

@@ -7,6 +7,7 @@
 import { assertNever, searchWordsExpression, searchWordsToken, sqlNumber, sqlString } from '../../core/index.js';
 import type { ColumnName, Filter, Value, ValueExpr } from '../ast.js';
 import { printFilter } from '../printer.js';
+import { isCanonicalNumber } from '../canonical-number.js';
 import { columnNameMatcher, isEveryColumn, isSystemColumn, plainColumnName } from '../column-names.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { resolveColumn, type ResolvedColumn, type SqlEnv } from './sql-env.js';
@@ -219,10 +220,6 @@ function numericBound(term: Value): number | null {
   if (term.segments.length !== 1 || text === undefined || !/^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return null;
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
-}
-
-function isCanonicalNumber(term: Value): boolean {
-  return term.kind === 'number' && String(term.value).replace('e+', 'e') === term.text;
 }
 
 function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext): string {
