@@ -41,6 +41,15 @@ export class TableOperations {
     if (current > latest) {
       throw new EngineError(`engine schema version ${current} is newer than this build supports (${latest})`);
     }
+    if (current === 0) {
+      // The first step creates the latest shape; the later ones only bring older stores to it
+      // (some start background work, like building an index for stored parts).
+      for (const statement of migrations[0]?.statements ?? []) await this.runner.execDdl(statement);
+      const versions = migrations.map((m) => sqlInteger(m.version)).join(', ');
+      await this.runner.exec(`INSERT INTO vigil_schema (version) SELECT arrayJoin([${versions}])`);
+      this.logger.info({ version: latest }, 'engine schema created');
+      return;
+    }
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       for (const statement of migration.statements) await this.runner.execDdl(statement);
