@@ -58,7 +58,8 @@ const detectionBatch = 2000;
  * the store; a rule with due windows joins a queue, and up to `maxConcurrentRuns` windows are
  * evaluated at once, one per rule at a time. After each window a rule with more due windows
  * (catch-up) goes to the back of the queue, so a rule with a long backlog or a slow query cannot
- * starve the others; a query past `ruleTimeoutMs` is cancelled and retried later. Every window
+ * starve the others; a window not done within `ruleTimeoutMs` of starting (its wait for a
+ * shared statement included) is cancelled and retried later. Every window
  * reads the rule afresh from the store, so a rule change applies from the next window. A window's
  * detections are committed with its cursor and alerts, then written to `_detections` in batches
  * by a shipper. Time comes from the injected clock; `runDue` lets tests drive it by hand.
