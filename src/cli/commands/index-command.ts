@@ -1,6 +1,6 @@
 import { cliActor } from '../../admin/index.js';
 import { formatApiTimestamp, ValidationError } from '../../core/index.js';
-import type { IndexRecord } from '../../store/index.js';
+import { allPages, type IndexRecord } from '../../store/index.js';
 import type { CliContext, GlobalOptions } from '../cli-context.js';
 import { withStoreServices as withServices } from '../with-services.js';
 import { printJson, printTable } from '../output.js';
@@ -66,16 +66,7 @@ export async function runIndexUpdate(ctx: CliContext, nameOrId: string, options:
 
 /** `vigil index list`: every user index of the tenant, all pages. */
 export async function runIndexList(ctx: CliContext, options: IndexCommonOptions): Promise<number> {
-  const indexes = await withServices(ctx, options, async (s) => {
-    const all: IndexRecord[] = [];
-    let token: string | undefined;
-    do {
-      const page = await s.indexes.list(options.tenant, 1000, token);
-      all.push(...page.items);
-      token = page.nextPageToken ?? undefined;
-    } while (token);
-    return all;
-  });
+  const indexes = await withServices(ctx, options, (s) => allPages((token) => s.indexes.list(options.tenant, 1000, token)));
   if (options.json) {
     printJson(ctx.stdout, indexes.map(indexJson));
     return 0;

@@ -2,7 +2,7 @@ import { cliActor } from '../../admin/index.js';
 import { toDetectionRuleObject } from '../../api/index.js';
 import { formatApiTimestamp } from '../../core/index.js';
 import { effectiveState } from '../../detections/index.js';
-import type { DetectionRuleSummary } from '../../store/index.js';
+import { allPages } from '../../store/index.js';
 import type { CliContext, GlobalOptions } from '../cli-context.js';
 import { printJson, printTable } from '../output.js';
 import { withStoreServices } from '../with-services.js';
@@ -16,16 +16,7 @@ const inTenant = (tenant: string) => (tenantId: string) => tenantId === tenant;
 
 /** `vigil rules list`: every rule of the tenant, all pages, in creation order. */
 export async function runRulesList(ctx: CliContext, options: RulesOptions): Promise<number> {
-  const rules = await withStoreServices(ctx, options, async (s) => {
-    const all: DetectionRuleSummary[] = [];
-    let token: string | undefined;
-    do {
-      const page = await s.rules.list(options.tenant, 1000, token);
-      all.push(...page.items);
-      token = page.nextPageToken ?? undefined;
-    } while (token);
-    return all;
-  });
+  const rules = await withStoreServices(ctx, options, (s) => allPages((token) => s.rules.list(options.tenant, 1000, token)));
   if (options.json) {
     printJson(ctx.stdout, rules.map((rule) => toDetectionRuleObject(rule, 'listed')));
     return 0;

@@ -2,7 +2,7 @@ import { cliActor } from '../../admin/index.js';
 import { toEventSinkObject } from '../../api/index.js';
 import { ValidationError } from '../../core/index.js';
 import type { EventSinkArgsInput } from '../../detections/index.js';
-import type { EventSinkRecord } from '../../store/index.js';
+import { allPages, type EventSinkRecord } from '../../store/index.js';
 import type { CliContext, GlobalOptions } from '../cli-context.js';
 import { printJson, printTable } from '../output.js';
 import { withStoreServices } from '../with-services.js';
@@ -72,16 +72,7 @@ function sinkArgsOf(options: SinkCreateOptions): EventSinkArgsInput {
 
 /** `vigil sinks list`: every sink of the tenant, all pages. */
 export async function runSinksList(ctx: CliContext, options: SinksOptions): Promise<number> {
-  const sinks = await withStoreServices(ctx, options, async (s) => {
-    const all: EventSinkRecord[] = [];
-    let token: string | undefined;
-    do {
-      const page = await s.sinks.list(options.tenant, 1000, token);
-      all.push(...page.items);
-      token = page.nextPageToken ?? undefined;
-    } while (token);
-    return all;
-  });
+  const sinks = await withStoreServices(ctx, options, (s) => allPages((token) => s.sinks.list(options.tenant, 1000, token)));
   if (options.json) {
     printJson(ctx.stdout, sinks.map(toEventSinkObject));
     return 0;

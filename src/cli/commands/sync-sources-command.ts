@@ -1,7 +1,7 @@
 import { cliActor, type SinkKeysInput } from '../../admin/index.js';
 import { toSyncSourceObject } from '../../api/index.js';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
-import type { SyncSourceRecord } from '../../store/index.js';
+import { allPages, type SyncSourceRecord } from '../../store/index.js';
 import type { CliContext, GlobalOptions } from '../cli-context.js';
 import { printJson, printTable } from '../output.js';
 import { withStoreServices } from '../with-services.js';
@@ -66,16 +66,7 @@ export async function runSyncSourcesCreate(ctx: CliContext, options: SyncSourceC
 
 /** `vigil sync-sources list`: every source of the tenant, with its last commit. */
 export async function runSyncSourcesList(ctx: CliContext, options: SyncSourcesOptions): Promise<number> {
-  const sources = await withStoreServices(ctx, options, async (s) => {
-    const all: SyncSourceRecord[] = [];
-    let token: string | undefined;
-    do {
-      const page = await s.syncSources.list(options.tenant, 1000, token);
-      all.push(...page.items);
-      token = page.nextPageToken ?? undefined;
-    } while (token);
-    return all;
-  });
+  const sources = await withStoreServices(ctx, options, (s) => allPages((token) => s.syncSources.list(options.tenant, 1000, token)));
   if (options.json) {
     printJson(ctx.stdout, sources.map(toSyncSourceObject));
     return 0;
