@@ -12,7 +12,12 @@
  */
 export const searchWordsExpression = "replaceAll(lower(search_text), '_', 'Z')";
 
+/** Lower-cases ASCII letters only, like ClickHouse's `lower`. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}
+
 /** A word as `searchWordsExpression` holds it: ASCII letters lower-cased, `_` written as `Z`. */
 export function searchWordsToken(word: string): string {
-  return word.replace(/[A-Z]+/g, (s) => s.toLowerCase()).replaceAll('_', 'Z');
+  return asciiLower(word).replaceAll('_', 'Z');
 }

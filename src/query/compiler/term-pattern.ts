@@ -2,6 +2,7 @@
  * Turns a term into the RE2 pattern of its exact meaning (docs/query-language.md, "How a term
  * matches a value") and into the tokens a text index can prefilter on.
  */
+import { asciiLower } from '../../core/index.js';
 import type { StringQuote } from '../ast.js';
 
 /** Where the pattern runs: one column's value, or `search_text` (values joined by NUL). */
@@ -133,9 +134,4 @@ function splitRuns(text: string): Run[] {
     runs.push({ text: m[0], start: m.index, end: m.index + m[0].length });
   }
   return runs;
-}
-
-/** Lower-cases ASCII letters only, like ClickHouse's `lower`. */
-export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
 }
