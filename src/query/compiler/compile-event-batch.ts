@@ -64,9 +64,10 @@ export function compileEventBatch(filters: readonly EventFilter[], options: Even
   const sql =
     `SELECT row_time_ns, row_seq, row_index_id, row_source_type, row_raw, ${member} ` +
     `FROM (${inner}) ORDER BY ts ASC, seq ASC LIMIT ${sqlInteger(options.limit)} BY batch_member`;
-  // Many filters make a long statement with a large syntax tree: allow what this one needs.
+  // Many filters make a long statement with a large syntax tree: allow what this one needs
+  // (max_query_size counts UTF-8 bytes, and a character beyond ASCII takes several).
   return {
     sql,
-    settings: { ...querySettings, max_query_size: Math.max(262_144, sql.length + 1), max_ast_elements: 50_000 * Math.max(1, filters.length) },
+    settings: { ...querySettings, max_query_size: Math.max(262_144, new TextEncoder().encode(sql).length + 1), max_ast_elements: 50_000 * Math.max(1, filters.length) },
   };
 }
