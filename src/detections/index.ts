@@ -14,7 +14,7 @@ export { checkRuleQuery, indexesNamedIn } from './rule-query-check.js';
 export { checkRuleFields, checkRequiredRuleFields, ruleFieldNames, type RuleFieldsInput } from './rule-input.js';
 export { EventSinkArgsChecker, eventSinkTypes, type EventSinkArgsInput, type SinkSecrets } from './event-sink-args.js';
 export type { QueryRows, ResultRow, RunQuery, WindowQuery } from './run-query.js';
-export { WindowQueryBatcher, type BatcherSettings, type WindowQueryRunner } from './window-query-batcher.js';
+export { WindowQueryBatcher } from './window-query-batcher.js';
 export { rowIdentity } from './row-identity.js';
 export type { DetectionMetrics } from './detection-metrics.js';
 export { RuleScheduler, defaultSchedulerSettings, type SchedulerSettings, type WriteDetections } from './rule-scheduler.js';

@@ -53,14 +53,28 @@ export class WindowQueryBatcher<P extends { readonly batchKey: string | null }> 
     const { signal } = query;
     signal?.throwIfAborted();
     return new Promise<QueryRows>((resolve, reject) => {
-      const pending: Pending<P> = { prepared, resolve, reject, running: null };
-      signal?.addEventListener('abort', () => this.abandon(pending, signal.reason), { once: true });
+      // Once settled, a later abort (the scheduler stopping) must not touch the statement count.
+      const onAbort = (): void => this.abandon(pending, signal?.reason);
+      const settled = (): void => signal?.removeEventListener('abort', onAbort);
+      const pending: Pending<P> = {
+        prepared,
+        resolve: (rows) => {
+          settled();
+          resolve(rows);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+        running: null,
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(pending);
       this.scheduleDispatch();
     });
   };
 
-  /** Queries waiting for a statement (for tests and metrics). */
+  /** Queries waiting for a statement (the tests read it). */
   get queued(): number {
     return this.queue.length;
   }

@@ -52,7 +52,7 @@ export class HttpPoster {
   ) {}
 
   /** One POST; HttpPostError when no HTTP answer came (network, timeout, refused destination). */
-  async post(target: string, headers: Readonly<Record<string, string>>, body: string, signal?: AbortSignal): Promise<HttpPostResponse> {
+  private async post(target: string, headers: Readonly<Record<string, string>>, body: string, signal?: AbortSignal): Promise<HttpPostResponse> {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     let url: URL;
