@@ -8,12 +8,12 @@
  */
 import { EngineError, ErrorCodes, VigilError, newId, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import { compileQuery, compileTimeHistogram, isSliceable, narrowsByTextIndex } from '../query/index.js';
+import { compileQuery, compileTimeHistogram, isSliceable, narrowsByTextIndex, type CompiledOutput } from '../query/index.js';
 import type { AdhocQuery } from './adhoc-request.js';
 import { decodeBounded } from './decode-bounded.js';
 import type { DecodedRow } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
-import { eventColumns, resultColumns } from './result-columns.js';
+import { resultColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
 import { bucketWidthNs, firstStatementRows, planSlices, sliceStatementRows, type TimeSlice } from './time-slices.js';
 
@@ -48,8 +48,8 @@ export class QueryRun {
   readonly id = newId();
   private status: QueryStatus = 'running';
   private readonly kind: 'events' | 'table';
-  /** Events shaped by `table`: the columns are the command's, not the events' own. */
-  private readonly tableShaped: boolean;
+  /** What the statements return: events, or a table (aggregations, events shaped by `table`). */
+  private readonly output: CompiledOutput;
   private rows: DecodedRow[] = [];
   private columns: readonly string[] = [];
   private bytesScanned = 0;
@@ -67,7 +67,7 @@ export class QueryRun {
   ) {
     this.budget = new TableBudget(request.maxBytes);
     this.kind = resultKind(plan);
-    this.tableShaped = plan.compiled.output.kind === 'table';
+    this.output = plan.compiled.output;
     this.done = this.execute(plan).then(
       () => {
         if (this.status === 'running') this.status = 'completed';
@@ -167,7 +167,6 @@ export class QueryRun {
     this.bytesScanned += result.stats.bytesRead;
     const bounds = { maxRows: limit, maxBytes: this.budget.remaining };
     const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
-    if (compiled.output.kind === 'table') this.columns = compiled.output.columns.map((c) => c.name);
     return decoded;
   }
 
@@ -198,7 +197,7 @@ export class QueryRun {
       }
     }
     this.rows = this.rows.concat(taken);
-    if (this.kind === 'events' && !this.tableShaped) this.columns = eventColumns(this.rows);
+    this.columns = resultColumns(this.output, this.rows);
     return full || this.rows.length >= this.request.maxRows;
   }
 
@@ -216,9 +215,8 @@ export class QueryRun {
       const bounds = { maxRows: this.kind === 'table' ? Number.POSITIVE_INFINITY : request.maxRows, maxBytes: this.budget.remaining };
       const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
       if (this.cancelled) return;
-      const limit = this.kind === 'table' ? decoded.length : Math.min(decoded.length, request.maxRows);
       const kept: DecodedRow[] = [];
-      for (const row of decoded.slice(0, limit)) {
+      for (const row of decoded) {
         if (!this.budget.admit(row)) {
           this.truncated = true;
           break;
