@@ -18,6 +18,7 @@ import { loadConfig } from '../src/config/index.js';
 import type { DetectionMetrics } from '../src/detections/index.js';
 import { openRuntime } from '../src/runtime.js';
 import { startWebhookReceiver } from '../src/sinks/testing/stand-in-receiver.js';
+import { nearestRank } from './query-timing.js';
 
 const usage = `usage: npm run bench -- detections [options]
   --rules N          Active rules, each running every minute (default 1000)
@@ -33,9 +34,7 @@ const commonSources = ['s3.amazonaws.com', 'ec2.amazonaws.com', 'iam.amazonaws.c
 const commonNames = ['GetObject', 'PutObject', 'ListBuckets', 'DescribeInstances', 'AssumeRole', 'Decrypt', 'GetCallerIdentity', 'ListUsers', 'HeadObject', 'DescribeVolumes', 'GenerateDataKey', 'GetRole'];
 
 function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+  return values.length === 0 ? Number.NaN : nearestRank([...values].sort((a, b) => a - b), q);
 }
 
 const seconds = (ms: number): string => (Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(2)} s`);
@@ -204,6 +203,9 @@ export async function runDetectionsBench(_repoDir: string, argv: readonly string
     log(`window end → webhook: p50 ${seconds(deliveryP50)}, p95 ${seconds(quantile(delivery, 0.95))}, max ${seconds(Math.max(...delivery))} over ${delivery.length} alerts (${receiver.requests.length} requests, ${alertIds.size} distinct alerts)`);
     const targets = [
       ['scheduler lag p99 ≤ 10 s', lagP99 <= 10_000],
+      // Lag is taken when a window starts; with shared statements its wait comes after, so the
+      // window's end-to-done time is held to the same limit.
+      ['window done after end + settle p99 ≤ 10 s', quantile(finishLags, 0.99) <= 10_000],
       ['no window skipped', skipped === 0 && behind === 0 && runs.failed === 0 && runs.timeout === 0],
       [`delivery p50 ≤ settle + 5 s (${settleS + 5} s)`, deliveryP50 <= (settleS + 5) * 1000],
     ] as const;

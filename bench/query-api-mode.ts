@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
+import { formatRfc3339Ns } from '../src/core/index.js';
 import type { TimeRange } from '../src/search/index.js';
 import { runMeasured } from './measured-process.js';
 import { QueryApiClient, expectOk } from './query-api-client.js';
@@ -22,6 +23,8 @@ export interface ApiModeOptions {
   readonly repoDir: string;
   /** The data dir the in-process mode times (the loaded one, or its optimized copy). */
   readonly dataDir: string;
+  /** Whether `dataDir` is the optimized copy. */
+  readonly optimized: boolean;
   readonly marker: LoadMarker;
   readonly range: TimeRange;
   readonly clients: number;
@@ -52,7 +55,7 @@ export async function runQueryApiMode(options: ApiModeOptions): Promise<number> 
     log('building dist/ (npx tsc -p tsconfig.build.json) …');
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
   }
-  const picked = termsOfInProcessRun(repoDir, options.marker) ?? { terms: await pickTermsInProcess(dataDir, options.range, log), source: 'picked in process before the server started', inProcess: new Map<string, number>() };
+  const picked = termsOfInProcessRun(repoDir, options.marker, options.optimized) ?? { terms: await pickTermsInProcess(dataDir, options.range, log), source: 'picked in process before the server started', inProcess: new Map<string, number>() };
   log(`terms ${picked.source}`);
   const apiKey = await benchApiKey(repoDir, dataDir, log);
 
@@ -64,9 +67,10 @@ export async function runQueryApiMode(options: ApiModeOptions): Promise<number> 
   const server = await VigilServerProcess.start(repoDir, dataDir, { logPath, env });
   try {
     const client = new QueryApiClient(server.url, apiKey);
-    const range: RangeBody = { start_time: rfc3339(options.range.startNs), end_time: rfc3339(options.range.endNs) };
-    const queries = benchQueries(picked.terms).filter((q) => !options.only || options.only.has(q.name));
-    const phrase = benchQueries(picked.terms).find((q) => q.name === 'phrase')!;
+    const range: RangeBody = { start_time: formatRfc3339Ns(options.range.startNs), end_time: formatRfc3339Ns(options.range.endNs) };
+    const all = benchQueries(picked.terms);
+    const queries = all.filter((q) => !options.only || options.only.has(q.name));
+    const phrase = all.find((q) => q.name === 'phrase')!;
     const scans = options.scanQuery !== null ? [{ name: 'custom', text: options.scanQuery, maxRows: scanMaxRows }] : [{ name: 'phrase-all', text: phrase.text, maxRows: scanMaxRows }, { name: 'everything', text: '*', maxRows: scanMaxRows }];
     log(`server ${server.url} (pid ${server.pid}); ${options.clients} clients × ${options.runs} requests per query after a warm-up, ${options.serialRuns} by one client first`);
 
@@ -109,20 +113,23 @@ interface TermsSource {
 }
 
 /**
- * The terms of the latest in-process run over the same load (same replay file and load time):
- * the same picking, without opening the engine the server is about to hold.
+ * The terms of the latest in-process run over the same load (same replay file and load time) and
+ * layout (optimized or not): the same picking, and medians of the same data, without opening the
+ * engine the server is about to hold.
  */
-function termsOfInProcessRun(repoDir: string, marker: LoadMarker): TermsSource | null {
+function termsOfInProcessRun(repoDir: string, marker: LoadMarker, optimized: boolean): TermsSource | null {
   const dir = join(repoDir, '.bench', 'results');
   if (!existsSync(dir)) return null;
   const files = readdirSync(dir)
     .filter((f) => /^query-.*\.json$/.test(f))
-    .map((f) => join(dir, f))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    .map((f) => ({ path: join(dir, f), mtimeMs: statSync(join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .map((f) => f.path);
   for (const file of files) {
     try {
-      const run = JSON.parse(readFileSync(file, 'utf8')) as { mode?: string; data?: LoadMarker; terms?: PickedTerms; timings?: { query: { name: string }; product: { median: number } }[] };
+      const run = JSON.parse(readFileSync(file, 'utf8')) as { mode?: string; data?: LoadMarker; optimized?: unknown; terms?: PickedTerms; timings?: { query: { name: string }; product: { median: number } }[] };
       if (run.mode === 'api' || !run.terms?.rareToken || !run.timings) continue;
+      if ((run.optimized !== null && run.optimized !== undefined) !== optimized) continue;
       if (run.data?.loadedAt !== marker.loadedAt || run.data.replayFile !== marker.replayFile) continue;
       return { terms: run.terms, source: `from ${file}`, inProcess: new Map(run.timings.map((t) => [t.query.name, t.product.median])) };
     } catch {
@@ -154,8 +161,4 @@ async function benchApiKey(repoDir: string, dataDir: string, log: (line: string)
   const secret = (JSON.parse(created.stdout) as { key: string }).key;
   writeFileSync(keyPath, `${secret}\n`, { mode: 0o600 });
   return secret;
-}
-
-function rfc3339(ns: bigint): string {
-  return new Date(Number(ns / 1_000_000n)).toISOString();
 }

@@ -3,7 +3,7 @@
  * time to first rows and to completion, and issue 4's targets with PASS/MISS.
  */
 import type { TargetCheck } from './query-report.js';
-import { sortedMs, type BlockingTiming, type Phase, type Sample, type ScanTiming } from './query-api-timing.js';
+import type { BlockingTiming, Phase, Sample, ScanTiming } from './query-api-timing.js';
 import { nearestRank } from './query-timing.js';
 
 export interface Percentiles {
@@ -65,7 +65,7 @@ function serverSide(samples: readonly Sample[], serverMs: ReadonlyMap<string, nu
 function summarizePhase(phase: Phase, serverMs: ReadonlyMap<string, number>): PhaseSummary {
   return {
     clients: phase.clients,
-    client: percentiles(sortedMs(phase.samples)),
+    client: percentiles(phase.samples.map((s) => s.ms)),
     server: serverSide(phase.samples, serverMs),
     requestsPerS: phase.samples.length / (phase.wallMs / 1000),
     failures: phase.failures,
@@ -102,7 +102,7 @@ export function summarizeScan(scan: ScanTiming, serverMs: ReadonlyMap<string, nu
     rows: scan.runs.at(-1)!.rows,
     bytesScanned: scan.runs.at(-1)!.bytesScanned,
     pollServer: serverSide(polls, serverMs),
-    pollClient: percentiles(sortedMs(polls))!,
+    pollClient: percentiles(polls.map((s) => s.ms))!,
   };
 }
 

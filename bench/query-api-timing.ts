@@ -165,6 +165,6 @@ export function serverResponseTimes(logPath: string): Map<string, number> {
   return times;
 }
 
-export function sortedMs(samples: readonly Sample[]): number[] {
+function sortedMs(samples: readonly Sample[]): number[] {
   return samples.map((s) => s.ms).sort((a, b) => a - b);
 }

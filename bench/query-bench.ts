@@ -142,7 +142,7 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
   };
   if (options.api) {
     const context = { argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null };
-    return runQueryApiMode({ repoDir, dataDir: optimized?.dataDir ?? data.dataDir, marker: m, range, ...options.api, only: options.only, savePath: savePath('api-'), context, header, log });
+    return runQueryApiMode({ repoDir, dataDir: optimized?.dataDir ?? data.dataDir, optimized: optimized !== null, marker: m, range, ...options.api, only: options.only, savePath: savePath('api-'), context, header, log });
   }
   const runtime = await openBenchRuntime(optimized?.dataDir ?? data.dataDir);
   const timings: QueryTiming[] = [];

@@ -10,6 +10,7 @@ import { createGunzip } from 'node:zlib';
 import { cliActor } from '../src/admin/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { ChdbEngine } from '../src/engine/chdb/index.js';
+import type { Engine } from '../src/engine/index.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
 import { diskUsageBytes } from './disk-usage.js';
 import type { ReplayFile } from './replay.js';
@@ -92,7 +93,8 @@ export async function ensureLoadedDataDir(repoDir: string, replay: ReplayFile, l
     const loadSeconds = (performance.now() - started) / 1000;
     log(`  ${summary.ingested} ingested, ${summary.rejected} rejected in ${loadSeconds.toFixed(0)} s; waiting for background merges to settle …`);
     const partsAfterLoad = (await runtime.engine!.storageStats()).parts;
-    const settleSeconds = await waitForMerges(runtime, log);
+    // Steady state as a running server reaches it on its own: background merges only, no OPTIMIZE FINAL.
+    const settleSeconds = await waitForBackgroundWork(runtime.engine!, log, 3);
     const stats = await runtime.engine!.storageStats();
     const marker: LoadMarker = {
       loadVersion,
@@ -118,22 +120,27 @@ export async function ensureLoadedDataDir(repoDir: string, replay: ReplayFile, l
 }
 
 /**
- * Steady state as a running server reaches it on its own: background merges only, no OPTIMIZE
- * FINAL. Returns once no merge has run on `logs` for three polls in a row (or after 30 minutes).
+ * Waits until the engine does no background work on `logs` (merges, and mutations such as a
+ * schema upgrade's index build) for `quietPolls` polls 5 s apart, or 30 minutes. Returns the
+ * seconds waited: 0 when the first poll found nothing to wait for.
  */
-async function waitForMerges(runtime: Runtime, log: (line: string) => void): Promise<number> {
+async function waitForBackgroundWork(engine: Engine, log: (line: string) => void, quietPolls: number): Promise<number> {
   const started = performance.now();
   let quiet = 0;
-  while (quiet < 3 && performance.now() - started < 30 * 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    const result = await runtime.engine!.query<{ merges: string; parts: string }>(
-      "SELECT (SELECT count() FROM system.merges WHERE table = 'logs') AS merges, (SELECT count() FROM system.parts WHERE table = 'logs' AND active) AS parts",
+  let busySeen = false;
+  for (;;) {
+    const result = await engine.query<{ mutations: string; merges: string; parts: string }>(
+      "SELECT (SELECT count() FROM system.mutations WHERE table = 'logs' AND NOT is_done) AS mutations, (SELECT count() FROM system.merges WHERE table = 'logs') AS merges, (SELECT count() FROM system.parts WHERE table = 'logs' AND active) AS parts",
     );
-    const merges = Number(result.rows[0]?.merges ?? 0);
-    quiet = merges === 0 ? quiet + 1 : 0;
-    if (merges > 0) log(`  ${merges} merge(s) running, ${result.rows[0]?.parts} active parts`);
+    const { mutations, merges, parts } = result.rows[0] ?? { mutations: '0', merges: '0', parts: '0' };
+    const busy = Number(mutations) + Number(merges) > 0;
+    if (busy) log(`  ${mutations} mutation(s) and ${merges} merge(s) running, ${parts} active parts`);
+    busySeen ||= busy;
+    quiet = busy ? 0 : quiet + 1;
+    if (quiet >= quietPolls || performance.now() - started > 30 * 60_000) break;
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
-  return (performance.now() - started) / 1000;
+  return busySeen || quietPolls > 1 ? (performance.now() - started) / 1000 : 0;
 }
 
 /**
@@ -145,18 +152,7 @@ export async function ensureCurrentSchema(dataDir: string, log: (line: string) =
   const engine = new ChdbEngine({ path: join(dataDir, 'engine'), poolSize: 1, maxExecutionTimeS: 7200 });
   try {
     await engine.init();
-    const started = performance.now();
-    for (;;) {
-      const result = await engine.query<{ mutations: string; merges: string }>(
-        "SELECT (SELECT count() FROM system.mutations WHERE table = 'logs' AND NOT is_done) AS mutations, (SELECT count() FROM system.merges WHERE table = 'logs') AS merges",
-      );
-      const mutations = Number(result.rows[0]?.mutations ?? 0);
-      const merges = Number(result.rows[0]?.merges ?? 0);
-      if (mutations === 0 && merges === 0) break;
-      log(`  waiting for ${mutations} schema mutation(s) and ${merges} merge(s) on ${dataDir} …`);
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
-    }
-    return (performance.now() - started) / 1000;
+    return await waitForBackgroundWork(engine, log, 1);
   } finally {
     await engine.close();
   }

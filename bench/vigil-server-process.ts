@@ -20,7 +20,6 @@ export class VigilServerProcess {
     private readonly child: ChildProcess,
     private readonly exited: Promise<number | null>,
     readonly url: string,
-    readonly logPath: string,
   ) {}
 
   /** Starts `node bin/vigil.js serve --port 0` (the compiled dist/) and waits until it listens. */
@@ -32,7 +31,7 @@ export class VigilServerProcess {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const url = await waitForServer(dataDir, child, options.logPath);
-      return new VigilServerProcess(child, exited, url, options.logPath);
+      return new VigilServerProcess(child, exited, url);
     } catch (error) {
       await stop(child, exited);
       throw error;
