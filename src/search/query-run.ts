@@ -110,20 +110,21 @@ export class QueryRun {
   }
 
   /**
-   * Reads one slice; true when the page is full. A statement returns at most
-   * `sliceStatementRows` rows (`firstStatementRows` until the first rows are in, so that they
+   * Reads one slice; true when the page is full. A statement returns at most one row more than
+   * `sliceStatementRows` (`firstStatementRows` until the first rows are in, so that they
    * show soon): the histogram only sees minutes, and one minute can hold far more
    * events than a slice should (events stamped with their ingest time), so one answer could
    * hold everything and show nothing until it was decoded. When a statement fills, the rows of
    * its last timestamp are left for the next statement, which starts at that timestamp.
+   * The row beyond the cap tells whether the page ends inside a run of equal timestamps, so a
+   * page that fits under the cap (the default 1,000 rows) needs no second statement to find out.
    */
   private async runSlice(plan: QueryPlan, slice: TimeSlice): Promise<boolean> {
     const backward = this.request.scanBackToFront;
     let { startNs, endNs } = slice;
     for (;;) {
       const wanted = this.request.maxRows - this.rows.length;
-      // One row more than wanted tells whether the page ends inside a run of equal timestamps.
-      const limit = Math.min(wanted + 1, this.rows.length === 0 ? firstStatementRows : sliceStatementRows);
+      const limit = Math.min(wanted, this.rows.length === 0 ? firstStatementRows : sliceStatementRows) + 1;
       const decoded = await this.readEvents(plan, { startNs, endNs }, limit);
       if (this.cancelled) return true;
       if (decoded.length < limit || limit === wanted + 1) return this.addEventRows(decoded, wanted);
