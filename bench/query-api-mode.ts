@@ -65,8 +65,8 @@ export async function runQueryApiMode(options: ApiModeOptions): Promise<number> 
   const env: Record<string, string> = options.clients > 4 ? { VIGIL_MAX_CONCURRENT_QUERIES_PER_TENANT: String(options.clients), VIGIL_MAX_CONCURRENT_QUERIES: String(Math.max(8, options.clients)) } : {};
   log(`starting vigil serve on ${dataDir} (log ${logPath}) …`);
   const server = await VigilServerProcess.start(repoDir, dataDir, { logPath, env });
+  const client = new QueryApiClient(server.url, apiKey);
   try {
-    const client = new QueryApiClient(server.url, apiKey);
     const range: RangeBody = { start_time: formatRfc3339Ns(options.range.startNs), end_time: formatRfc3339Ns(options.range.endNs) };
     const all = benchQueries(picked.terms);
     const queries = all.filter((q) => !options.only || options.only.has(q.name));
@@ -101,6 +101,7 @@ export async function runQueryApiMode(options: ApiModeOptions): Promise<number> 
     log(`results saved to ${options.savePath}`);
     return checks.every((c) => c.pass) ? 0 : 1;
   } finally {
+    client.close();
     await server.stop();
   }
 }
