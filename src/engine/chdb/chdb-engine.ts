@@ -6,7 +6,7 @@ import type {
   EngineQueryResult,
   RunningQuery,
 } from '../engine.js';
-import { parseJsonFormatResult } from '../json-format-result.js';
+import { parseJsonCompactResult, queryResultFormat } from '../json-format-result.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
 import { TableBackedEngine } from '../table-backed-engine.js';
 import { SessionRunner } from './session-runner.js';
@@ -46,9 +46,9 @@ export class ChdbEngine extends TableBackedEngine {
     const { tag, settings } = buildQuerySettings(options, this.limits);
     const statement = sql + settingsClause(settings);
     const text = await this.runner.run('running query', tag, 'read', options.signal, async (session) =>
-      (await session.queryAsync(statement, { format: 'JSON' })).text(),
+      (await session.queryAsync(statement, { format: queryResultFormat })).text(),
     );
-    return parseJsonFormatResult<Row>(text);
+    return parseJsonCompactResult<Row>(text);
   }
 
   async *stream<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): AsyncIterable<Row[]> {

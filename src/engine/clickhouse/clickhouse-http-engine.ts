@@ -5,7 +5,7 @@ import type {
   EngineQueryResult,
   RunningQuery,
 } from '../engine.js';
-import { parseJsonFormatResult } from '../json-format-result.js';
+import { parseJsonCompactResult, queryResultFormat } from '../json-format-result.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits, type SettingValue } from '../query-settings.js';
 import type { SchemaOptions } from '../schema.js';
 import { sqlString } from '../../core/index.js';
@@ -57,8 +57,8 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
 
   async query<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult<Row>> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
-    const text = await this.send('running query', sql + settingsClause(settings), { format: 'JSON', tag, signal: options.signal });
-    return parseJsonFormatResult<Row>(text);
+    const text = await this.send('running query', sql + settingsClause(settings), { format: queryResultFormat, tag, signal: options.signal });
+    return parseJsonCompactResult<Row>(text);
   }
 
   async *stream<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): AsyncIterable<Row[]> {
