@@ -118,9 +118,11 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
   log(`data dir ${data.dataDir}${data.loaded ? '' : ' (cached)'}: ${m.rows} rows, ${m.parts} parts, ${(m.bytesOnDisk / 1e6).toFixed(0)} MB on disk; loaded in ${m.loadSeconds} s (${Math.round(m.ingested / m.loadSeconds)} events/s) + ${m.settleSeconds} s of merges`);
   const optimized = options.optimize ? await ensureOptimizedCopy(data, log) : null;
   if (optimized) log(`timing on ${optimized.dataDir}: ${optimized.marker.parts} parts, ${(optimized.marker.bytesOnDisk / 1e6).toFixed(0)} MB (OPTIMIZE FINAL took ${optimized.marker.optimizeSeconds} s)`);
-  const upgradeSeconds = await ensureCurrentSchema(optimized?.dataDir ?? data.dataDir, log);
-  if (upgradeSeconds > 0) log(`schema brought up to date; its background work took ${upgradeSeconds.toFixed(0)} s`);
-  const parts = optimized?.marker.parts ?? m.parts;
+  const layout = await ensureCurrentSchema(optimized?.dataDir ?? data.dataDir, log);
+  if (layout.waitedSeconds > 0) log(`schema brought up to date; its background work took ${layout.waitedSeconds.toFixed(0)} s`);
+  const parts = layout.activeParts;
+  const loadedParts = optimized?.marker.parts ?? m.parts;
+  if (parts !== loadedParts) log(`the data dir holds ${parts} parts now, not the ${loadedParts} it was left with: the engine merged it since`);
   const ndjson = options.rg ? await ensurePlainNdjson(replay, log) : '';
 
   // Every event: the replay window, plus the events stamped with their ingest time at load.
@@ -132,7 +134,7 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const savePath = (mode: string): string => join(repoDir, '.bench', 'results', `query-${mode}${options.dataset}-n${options.events}${optimized ? '-optimized' : ''}-${stamp}.json`);
   const header = (load: { before: number; after: number }, terms: PickedTerms, runsNote: string): string => {
-    const state = optimized ? 'after OPTIMIZE FINAL' : 'as ingested, background merges settled';
+    const state = parts !== loadedParts ? `${loadedParts} ${optimized ? 'after OPTIMIZE FINAL' : 'as ingested'}, merged since by the engine` : optimized ? 'after OPTIMIZE FINAL' : 'as ingested, background merges settled';
     return [
       `machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}; 1-min load ${load.before.toFixed(1)} → ${load.after.toFixed(1)}`,
       `data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${parts} parts (${state}), ${((optimized?.marker.bytesOnDisk ?? m.bytesOnDisk) / 1e6).toFixed(0)} MB on disk; ${runsNote}`,
@@ -141,7 +143,7 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
     ].join('\n');
   };
   if (options.api) {
-    const context = { argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null };
+    const context = { argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, activeParts: parts };
     return runQueryApiMode({ repoDir, dataDir: optimized?.dataDir ?? data.dataDir, optimized: optimized !== null, marker: m, range, ...options.api, only: options.only, savePath: savePath('api-'), context, header, log });
   }
   const runtime = await openBenchRuntime(optimized?.dataDir ?? data.dataDir);
@@ -161,7 +163,7 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
     const saved = savePath('');
     mkdirSync(dirname(saved), { recursive: true });
     const load = { before: loadBefore, after: loadavg()[0]! };
-    writeFileSync(saved, `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`);
+    writeFileSync(saved, `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, activeParts: parts, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`);
 
     process.stdout.write(header(load, terms, `${options.runs} runs per query, ${options.rgRuns} per rg`));
     process.stdout.write(formatQueryReport(timings, checks));

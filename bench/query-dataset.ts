@@ -143,16 +143,29 @@ async function waitForBackgroundWork(engine: Engine, log: (line: string) => void
   return busySeen || quietPolls > 1 ? (performance.now() - started) / 1000 : 0;
 }
 
+/** The data dir as it will be timed: what the schema upgrade waited for, and the parts it now holds. */
+export interface CurrentLayout {
+  /** Seconds waited for the upgrade's background work (0 when nothing was pending). */
+  readonly waitedSeconds: number;
+  /**
+   * Active parts of `logs` now. It can be fewer than the load marker's: a partition idle for an
+   * hour is merged by the engine itself whenever the dir is open (min_age_to_force_merge_seconds).
+   */
+  readonly activeParts: number;
+}
+
 /**
  * Brings a cached data dir to this build's engine schema and waits for the background work an
  * upgrade starts (schema v4 builds its word index for stored parts with a mutation), so timings
- * never overlap it. Returns the seconds waited (0 when nothing was pending).
+ * never overlap it; then counts the parts the timings will read.
  */
-export async function ensureCurrentSchema(dataDir: string, log: (line: string) => void): Promise<number> {
+export async function ensureCurrentSchema(dataDir: string, log: (line: string) => void): Promise<CurrentLayout> {
   const engine = new ChdbEngine({ path: join(dataDir, 'engine'), poolSize: 1, maxExecutionTimeS: 7200 });
   try {
     await engine.init();
-    return await waitForBackgroundWork(engine, log, 1);
+    const waitedSeconds = await waitForBackgroundWork(engine, log, 1);
+    const parts = await engine.query<{ n: string }>("SELECT count() AS n FROM system.parts WHERE table = 'logs' AND active");
+    return { waitedSeconds, activeParts: Number(parts.rows[0]?.n ?? 0) };
   } finally {
     await engine.close();
   }
