@@ -44,7 +44,6 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
-
 export interface QueryExplanation {
   readonly plan: QueryPlan;
   readonly predicates: readonly PredicatePlan[];
@@ -131,7 +130,7 @@ export class SearchService {
 
   /** Plans a `runOnce` query without running it: its `batchKey` says which others it can share a statement with. */
   async prepareShortRange(tenant: string, text: string, range: TimeRange, maxRows: number): Promise<ShortRangeQuery> {
-    return prepareShortRange(await this.plan(tenant, text, range), tenant, range, maxRows);
+    return prepareShortRange((output) => this.plan(tenant, text, range, output), tenant, range, maxRows);
   }
 
   /** Runs a prepared query alone, as `runOnce` does. */
@@ -197,9 +196,9 @@ export class SearchService {
   }
 
   /** Plans a query with the tenant's indexes and (briefly cached) field catalog. */
-  private async plan(tenant: string, text: string, range: TimeRange): Promise<QueryPlan> {
+  private async plan(tenant: string, text: string, range: TimeRange, output: { readonly order?: 'asc' | 'desc'; readonly limit?: number } = {}): Promise<QueryPlan> {
     const indexes = await this.indexesOf(tenant);
-    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs }, this.catalog);
+    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...output }, this.catalog);
   }
 
   private admit(tenant: string): void {

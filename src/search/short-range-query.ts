@@ -4,7 +4,7 @@
  * first lets the caller see which queries can share a statement before it groups them.
  */
 import type { Engine } from '../engine/index.js';
-import { compileEventBatch, compileEventFilter, compileQuery, type CompiledQuery, type EventFilter } from '../query/index.js';
+import { compileEventBatch, compileEventFilter, type EventFilter } from '../query/index.js';
 import { decodeRows } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
 import { resultKind } from './query-run.js';
@@ -16,26 +16,40 @@ export interface ShortRangeQuery {
   readonly tenant: string;
   readonly range: TimeRange;
   readonly maxRows: number;
+  /**
+   * Planned with order `asc` and limit `maxRows`, so `plan.compiled` is the statement that runs
+   * it alone: events earliest first up to `maxRows`, or the whole aggregation.
+   */
   readonly plan: QueryPlan;
-  /** The statement that runs it alone: events earliest first up to `maxRows`, or the whole aggregation. */
-  readonly compiled: CompiledQuery;
   /** Queries with the same key can run in one statement (`runShortRangeBatch`); null: only alone. */
   readonly batchKey: string | null;
   readonly filter: EventFilter | null;
 }
 
-export function prepareShortRange(plan: QueryPlan, tenant: string, range: TimeRange, maxRows: number): ShortRangeQuery {
-  const kind = resultKind(plan);
-  const compiled = kind === 'events' ? compileQuery(plan.analyzed, { tenant, ...range, order: 'asc', limit: maxRows }) : plan.compiled;
-  const filter = kind === 'events' ? compileEventFilter(plan.analyzed) : null;
+/** How a short-range query's events come: earliest first, at most `limit`. */
+export interface ShortRangeOutput {
+  readonly order: 'asc';
+  readonly limit: number;
+}
+
+/** Plans the query for a short range (through `planWith`) with what batching it needs. */
+export async function prepareShortRange(
+  planWith: (output: ShortRangeOutput) => Promise<QueryPlan>,
+  tenant: string,
+  range: TimeRange,
+  maxRows: number,
+): Promise<ShortRangeQuery> {
+  const plan = await planWith({ order: 'asc', limit: maxRows });
+  const filter = resultKind(plan) === 'events' ? compileEventFilter(plan.analyzed) : null;
   // Without text-index tokens a filter reads every event in range: batched, it would make its
   // partners evaluate their conditions on every event too, so it runs alone.
   const batchKey = filter?.tokenPrefilter ? [tenant, range.startNs, range.endNs, maxRows].join('\u0000') : null;
-  return { tenant, range, maxRows, plan, compiled, batchKey, filter };
+  return { tenant, range, maxRows, plan, batchKey, filter };
 }
 
 export async function runShortRange(engine: Engine, query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
-  const { compiled, plan } = query;
+  const { plan } = query;
+  const { compiled } = plan;
   const result = await engine.query(compiled.sql, { settings: compiled.settings, ...(signal ? { signal } : {}) });
   const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
   return { kind: resultKind(plan), columns: resultColumns(compiled.output, rows), rows, bytesScanned: result.stats.bytesRead, truncated: false };
@@ -68,8 +82,9 @@ export async function runShortRangeBatch(engine: Engine, queries: readonly Short
   for (const row of result.rows) byMember[Number(row.batch_member)]?.push(row);
   const bytesScanned = Math.round(result.stats.bytesRead / queries.length);
   return queries.map((query, i) => {
-    const rows = decodeRows(query.compiled.output, byMember[i] ?? [], query.plan.indexNames);
-    return { kind: 'events' as const, columns: resultColumns(query.compiled.output, rows), rows, bytesScanned, truncated: false };
+    const { output } = query.plan.compiled;
+    const rows = decodeRows(output, byMember[i] ?? [], query.plan.indexNames);
+    return { kind: 'events' as const, columns: resultColumns(output, rows), rows, bytesScanned, truncated: false };
   });
 }
 
