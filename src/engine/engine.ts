@@ -55,6 +55,17 @@ export interface EngineQueryOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * How a raw-event statement's answer is read: the statement's columns in order, the one holding
+ * each event's stored JSON text, and the parser for the whole answer (the caller's: ingest's
+ * exact parser keeps integers beyond 2^53).
+ */
+export interface EventAnswer {
+  readonly columns: readonly string[];
+  readonly rawColumn: string;
+  readonly parseJson: (text: string) => unknown;
+}
+
 export interface EngineQueryStats {
   readonly rowsRead: number;
   readonly bytesRead: number;
@@ -106,6 +117,11 @@ export interface Engine {
   insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }>;
   /** Runs a SELECT and returns all rows (JSON-typed: 64-bit integers come back as strings). */
   query<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
+  /**
+   * Runs a raw-event SELECT whose `answer.rawColumn` holds stored event JSON text: that column
+   * comes back parsed (by `answer.parseJson`), read without escaping every event (event-answer.ts).
+   */
+  queryEvents<Row = Record<string, unknown>>(sql: string, answer: EventAnswer, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
   /** Runs a SELECT and yields row chunks; breaking out of the loop stops the query. */
   stream<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): AsyncIterable<Row[]>;
   /** Runs a statement that returns no rows (DDL, DELETE, KILL). */

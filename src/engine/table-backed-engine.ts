@@ -1,27 +1,34 @@
 import type { Logger } from '../core/index.js';
 import { encodeEventRow } from './encode-event-row.js';
+import { eventAnswerFormat, eventAnswerSettings, parseEventAnswer } from './event-answer.js';
 import type {
   Engine,
   EngineQueryOptions,
   EngineQueryResult,
   EngineStorageStats,
+  EventAnswer,
   EventRowInput,
   FieldInfo,
   IndexStorageStats,
   RunningQuery,
 } from './engine.js';
 import type { SchemaOptions } from './schema.js';
+import { parseJsonCompactResult, queryResultFormat } from './json-format-result.js';
 import { TableOperations } from './table-operations.js';
 
 /**
  * What every adapter shares: row encoding and the schema, catalog and maintenance statements
  * (TableOperations), run through the adapter's own query/exec. An adapter supplies only how a
- * statement reaches ClickHouse, how it is cancelled, and how it closes.
+ * statement reaches ClickHouse and comes back as text (`answer`), how it is cancelled, and how
+ * it closes.
  */
 export abstract class TableBackedEngine implements Engine {
   private readonly tables: TableOperations;
 
-  protected constructor(logger: Logger, schema: SchemaOptions = {}) {
+  protected constructor(
+    protected readonly logger: Logger,
+    schema: SchemaOptions = {},
+  ) {
     // The closures run only after construction, so subclass fields are set by then.
     this.tables = new TableOperations(
       { query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) },
@@ -31,7 +38,6 @@ export abstract class TableBackedEngine implements Engine {
   }
 
   abstract insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }>;
-  abstract query<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
   abstract stream<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): AsyncIterable<Row[]>;
   abstract exec(sql: string, options?: EngineQueryOptions): Promise<void>;
   abstract runningQuery(tag: string): Promise<RunningQuery | null>;
@@ -39,6 +45,21 @@ export abstract class TableBackedEngine implements Engine {
   abstract close(): Promise<void>;
   /** Runs schema DDL (no per-query limits apply). */
   protected abstract execDdl(sql: string): Promise<void>;
+  /** Runs a SELECT with the per-query settings and limits and returns its answer in `format`. */
+  protected abstract answer(sql: string, format: string, options: EngineQueryOptions): Promise<string>;
+
+  async query<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult<Row>> {
+    return parseJsonCompactResult<Row>(await this.answer(sql, queryResultFormat, options));
+  }
+
+  async queryEvents<Row = Record<string, unknown>>(sql: string, answer: EventAnswer, options: EngineQueryOptions = {}): Promise<EngineQueryResult<Row>> {
+    const settings = { ...options.settings, ...eventAnswerSettings(answer) };
+    const parsed = parseEventAnswer<Row>(await this.answer(sql, eventAnswerFormat, { ...options, settings }), answer);
+    if (parsed !== null) return parsed;
+    // Some stored raw text is not JSON (ingest never writes such): ask for each raw text apart.
+    this.logger.warn({ tag: options.tag }, 'an event answer was not valid JSON; reading it again as escaped text');
+    return this.query<Row>(sql, options);
+  }
 
   init(): Promise<void> {
     return this.tables.init();

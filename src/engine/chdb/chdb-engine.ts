@@ -1,12 +1,6 @@
 import { silentLogger, type Logger } from '../../core/index.js';
 import { eventInsertSettings } from '../encode-event-row.js';
-import type {
-  ChdbEngineOptions,
-  EngineQueryOptions,
-  EngineQueryResult,
-  RunningQuery,
-} from '../engine.js';
-import { parseJsonCompactResult, queryResultFormat } from '../json-format-result.js';
+import type { ChdbEngineOptions, EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
 import { TableBackedEngine } from '../table-backed-engine.js';
 import { SessionRunner } from './session-runner.js';
@@ -42,13 +36,10 @@ export class ChdbEngine extends TableBackedEngine {
     return { rows: encodedRows.length };
   }
 
-  async query<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult<Row>> {
+  protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
     const statement = sql + settingsClause(settings);
-    const text = await this.runner.run('running query', tag, 'read', options.signal, async (session) =>
-      (await session.queryAsync(statement, { format: queryResultFormat })).text(),
-    );
-    return parseJsonCompactResult<Row>(text);
+    return this.runner.run('running query', tag, 'read', options.signal, async (session) => (await session.queryAsync(statement, { format })).text());
   }
 
   async *stream<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): AsyncIterable<Row[]> {

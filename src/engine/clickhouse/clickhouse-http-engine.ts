@@ -1,11 +1,6 @@
 import { EngineError, ErrorCodes, messageOf, silentLogger, type Logger } from '../../core/index.js';
 import { eventInsertSettings } from '../encode-event-row.js';
-import type {
-  EngineQueryOptions,
-  EngineQueryResult,
-  RunningQuery,
-} from '../engine.js';
-import { parseJsonCompactResult, queryResultFormat } from '../json-format-result.js';
+import type { EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits, type SettingValue } from '../query-settings.js';
 import type { SchemaOptions } from '../schema.js';
 import { sqlString } from '../../core/index.js';
@@ -55,10 +50,9 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
     return { rows: encodedRows.length };
   }
 
-  async query<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): Promise<EngineQueryResult<Row>> {
+  protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
-    const text = await this.send('running query', sql + settingsClause(settings), { format: queryResultFormat, tag, signal: options.signal });
-    return parseJsonCompactResult<Row>(text);
+    return this.send('running query', sql + settingsClause(settings), { format, tag, signal: options.signal });
   }
 
   async *stream<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): AsyncIterable<Row[]> {

@@ -5,6 +5,7 @@ import { schemaVersion } from '../schema.js';
 import { describeCancellationContract } from './cancellation-contract.js';
 import { describeCatalogContract } from './catalog-contract.js';
 import { describeDeletionContract } from './deletion-contract.js';
+import { describeEventAnswerContract } from './event-answer-contract.js';
 import { describeRoundTripContract } from './round-trip-contract.js';
 import { describeWordIndexContract } from './word-index-contract.js';
 
@@ -58,6 +59,7 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
     });
 
     describeRoundTripContract(current);
+    describeEventAnswerContract(current);
     describeCancellationContract(current);
     describeCatalogContract(current);
     describeDeletionContract(current);
