@@ -32,27 +32,32 @@ export interface CallTotals {
 }
 
 /**
- * Records every `engine.query` call made through one engine instance, by wrapping that
- * instance's method (a bench-only measure: the product code runs unchanged). A search in time
+ * Records every `engine.query` and `engine.queryEvents` call made through one engine instance, by
+ * wrapping that instance's methods (a bench-only measure: the product code runs unchanged). A search in time
  * slices issues several statements; their sum is the engine's share of the search's time.
  */
 export class EngineCallRecorder {
   private calls: EngineCall[] = [];
 
   constructor(engine: Engine) {
-    const original = engine.query.bind(engine);
-    engine.query = (async (sql: string, options?: Parameters<Engine['query']>[1]) => {
-      const started = performance.now();
-      const result = await original(sql, options);
-      this.calls.push({
-        kind: statementKind(sql),
-        wallMs: performance.now() - started,
-        clickhouseMs: result.stats.elapsedMs,
-        rowsRead: result.stats.rowsRead,
-        bytesRead: result.stats.bytesRead,
-      });
-      return result;
-    }) as Engine['query'];
+    const query = engine.query.bind(engine);
+    const queryEvents = engine.queryEvents.bind(engine);
+    engine.query = ((sql: string, options?: Parameters<Engine['query']>[1]) => this.record(sql, query(sql, options))) as Engine['query'];
+    engine.queryEvents = ((sql: string, answer: Parameters<Engine['queryEvents']>[1], options?: Parameters<Engine['queryEvents']>[2]) =>
+      this.record(sql, queryEvents(sql, answer, options))) as Engine['queryEvents'];
+  }
+
+  private async record<T extends Awaited<ReturnType<Engine['query']>>>(sql: string, statement: Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await statement;
+    this.calls.push({
+      kind: statementKind(sql),
+      wallMs: performance.now() - started,
+      clickhouseMs: result.stats.elapsedMs,
+      rowsRead: result.stats.rowsRead,
+      bytesRead: result.stats.bytesRead,
+    });
+    return result;
   }
 
   /** Starts a new recording. */

@@ -38,11 +38,14 @@ export function buildPendingRow(
  */
 export function storedColumns(rawJson: string): FlatEvent {
   const parsed = parseJsonText(rawJson);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
-    return { attrs: {}, nullPaths: [] };
-  }
-  const event = parsed.value as Record<string, unknown>;
-  return withoutReservedPaths(event, flattenEvent(event));
+  return parsed.ok ? storedColumnsOf(parsed.value) : { attrs: {}, nullPaths: [] };
+}
+
+/** `storedColumns` of a raw text already parsed exactly (`parseJsonText`); anything but an object has none. */
+export function storedColumnsOf(event: unknown): FlatEvent {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return { attrs: {}, nullPaths: [] };
+  const object = event as Record<string, unknown>;
+  return withoutReservedPaths(object, flattenEvent(object));
 }
 
 function withoutReservedPaths(event: Record<string, unknown>, flat: FlatEvent): FlatEvent {

@@ -3,7 +3,7 @@
  * flattened columns and system columns (D4, D28); tables get one value per column.
  */
 import type { CompiledOutput, TableValue } from '../query/index.js';
-import { storedColumns } from '../ingest/index.js';
+import { storedColumns, storedColumnsOf } from '../ingest/index.js';
 import { formatEventDatetime } from '../query/index.js';
 
 /** A decoded result row; null-prototype, so any column name is an ordinary key. */
@@ -15,8 +15,11 @@ export interface RawEventRow {
   readonly row_seq: string;
   readonly row_index_id: string;
   readonly row_source_type: string;
-  /** The event's raw text: its columns are rebuilt with ingest's own flattening. */
-  readonly row_raw: string;
+  /**
+   * The event's stored JSON, parsed (an event answer, read-events.ts) or as text: its columns
+   * are rebuilt with ingest's own flattening.
+   */
+  readonly row_raw: unknown;
   readonly [alias: string]: unknown;
 }
 
@@ -52,7 +55,7 @@ function decodeEvent(row: RawEventRow, ops: Extract<CompiledOutput, { kind: 'eve
   const tsNs = BigInt(row.row_time_ns);
   const columns: ResultRow = Object.create(null) as ResultRow;
   columns['@svc.datetime'] = formatEventDatetime(tsNs);
-  const stored = storedColumns(row.row_raw);
+  const stored = typeof row.row_raw === 'string' ? storedColumns(row.row_raw) : storedColumnsOf(row.row_raw);
   for (const path in stored.attrs) columns[path] = stored.attrs[path] as TableValue;
   for (const path of stored.nullPaths) if (!(path in columns)) columns[path] = null;
   columns['@svc.time_ns'] = row.row_time_ns;

@@ -13,6 +13,7 @@ import type { AdhocQuery } from './adhoc-request.js';
 import { decodeBounded } from './decode-bounded.js';
 import type { DecodedRow } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
+import { readCompiled } from './read-events.js';
 import { resultColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
 import { bucketWidthNs, firstStatementRows, planSlices, sliceStatementRows, type TimeSlice } from './time-slices.js';
@@ -164,7 +165,8 @@ export class QueryRun {
   private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number, limits: Readonly<Record<string, string | number>> = {}): Promise<DecodedRow[]> {
     const order = this.request.scanBackToFront ? 'desc' : 'asc';
     const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, order, limit });
-    const result = await this.deps.engine.query(compiled.sql, { settings: { ...compiled.settings, ...limits }, signal: this.abort.signal });
+    const options = { settings: { ...compiled.settings, ...limits }, signal: this.abort.signal };
+    const result = await readCompiled(this.deps.engine, compiled, options);
     this.bytesScanned += result.stats.bytesRead;
     const bounds = { maxRows: limit, maxBytes: this.budget.remaining };
     const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
@@ -209,7 +211,7 @@ export class QueryRun {
     const tag = `vigil-q-${this.id}`;
     const watch = setInterval(() => void this.readProgress(tag), this.deps.progressIntervalMs ?? 250);
     try {
-      const result = await this.deps.engine.query(compiled.sql, { tag, settings: compiled.settings, signal: this.abort.signal });
+      const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal });
       this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
       if (this.cancelled) return;
       // Aggregated tables ignore max_rows (interface 2.1); event results obey it.

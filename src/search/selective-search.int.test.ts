@@ -41,10 +41,15 @@ afterAll(async () => {
 async function search(text: string, selectiveReadRows: number, order: 'asc' | 'desc' = 'desc') {
   const statements: string[] = [];
   const query = engine.query.bind(engine);
+  const queryEvents = engine.queryEvents.bind(engine);
   const spy = Object.create(engine) as ChdbEngine;
   spy.query = (sql, options) => {
     statements.push(sql);
     return query(sql, options);
+  };
+  spy.queryEvents = (sql, answer, options) => {
+    statements.push(sql);
+    return queryEvents(sql, answer, options);
   };
   const service = new SearchService(spy, async () => indexes, clock, silentLogger, { blockingTimeoutS: 60, resultTtlS: 60, maxConcurrent: 4, maxConcurrentPerTenant: 4, selectiveReadRows });
   const result = await service.run('acme', text, range, { maxRows: 25, order });

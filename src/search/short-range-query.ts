@@ -7,6 +7,7 @@ import type { Engine } from '../engine/index.js';
 import { compileEventBatch, compileEventFilter, type EventFilter } from '../query/index.js';
 import { decodeRows } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
+import { readCompiled, readEvents } from './read-events.js';
 import { resultKind } from './query-run.js';
 import { resultColumns } from './result-columns.js';
 import type { QueryResult, TimeRange } from './query-result.js';
@@ -50,7 +51,7 @@ export async function prepareShortRange(
 export async function runShortRange(engine: Engine, query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
   const { plan } = query;
   const { compiled } = plan;
-  const result = await engine.query(compiled.sql, { settings: compiled.settings, ...(signal ? { signal } : {}) });
+  const result = await readCompiled(engine, compiled, { settings: compiled.settings, ...(signal ? { signal } : {}) });
   const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
   return { kind: resultKind(plan), columns: resultColumns(compiled.output, rows), rows, bytesScanned: result.stats.bytesRead, truncated: false };
 }
@@ -71,7 +72,7 @@ export async function runShortRangeBatch(engine: Engine, queries: readonly Short
   const batch = compileEventBatch(filters, { tenant: first.tenant, ...first.range, limit: first.maxRows });
   let result;
   try {
-    result = await engine.query(batch.sql, { settings: batch.settings, ...(signal ? { signal } : {}) });
+    result = await readEvents(engine, batch.sql, batch.columns, { settings: batch.settings, ...(signal ? { signal } : {}) });
   } catch (error) {
     if (signal?.aborted) throw error;
     const alone: (QueryResult | Error)[] = [];

@@ -185,14 +185,20 @@ describe('rules sharing a window', () => {
     }
     const statements: string[] = [];
     const query = d.h.engine.query.bind(d.h.engine);
+    const queryEvents = d.h.engine.queryEvents.bind(d.h.engine);
     d.h.engine.query = (sql, options) => {
       statements.push(sql);
       return query(sql, options);
+    };
+    d.h.engine.queryEvents = (sql, answer, options) => {
+      statements.push(sql);
+      return queryEvents(sql, answer, options);
     };
     try {
       await d.run();
     } finally {
       d.h.engine.query = query;
+      d.h.engine.queryEvents = queryEvents;
     }
     const ruleStatements = statements.filter((sql) => sql.includes(' FROM logs WHERE ') && !sql.includes('INSERT'));
     expect(ruleStatements.filter((sql) => sql.includes('batch_member'))).toHaveLength(1);

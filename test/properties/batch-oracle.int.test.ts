@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery, compileEventBatch, compileEventFilter, evaluateQuery, parseQueryOrThrow, printQuery, type EventFilter, type Query } from '../../src/query/index.js';
 import { arbitraryQuery } from '../../src/query/testing/arbitrary-query.js';
-import { decodeRows } from '../../src/search/index.js';
+import { decodeRows, readEvents } from '../../src/search/index.js';
 import { oracleIndexes as indexes, useOracleDatasets, type OracleDataset } from './oracle-dataset.js';
 import { numbers, possibleColumns, words } from './random-events.js';
 import { normalizeTable, tablesAgree } from './table-comparison.js';
@@ -46,10 +46,10 @@ describe('batched event filters agree with the reference evaluator', () => {
           { tenant: dataset.tenant, startNs: dataset.startNs, endNs: dataset.endNs, limit },
         );
         for (const useSkipIndexes of [1, 0] as const) {
-          const result = await engine.query(batch.sql, { settings: { ...batch.settings, use_skip_indexes: useSkipIndexes } });
+          const result = await readEvents(engine, batch.sql, batch.columns, { settings: { ...batch.settings, use_skip_indexes: useSkipIndexes } });
           members.forEach(({ query }, i) => {
             const engineRows = result.rows.filter((row) => Number(row.batch_member) === i);
-            const actual = decodeRows({ kind: 'events', ops: [] }, engineRows, indexNames).map((row) => row.columns);
+            const actual = decodeRows({ kind: 'events', ops: [], columns: batch.columns }, engineRows, indexNames).map((row) => row.columns);
             const expected = evaluateQuery(query, dataset.events);
             const want = { ...expected, rows: expected.rows.slice(0, limit) };
             const agree = tablesAgree(want, { rows: actual, columns: null });

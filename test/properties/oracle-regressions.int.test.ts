@@ -10,7 +10,7 @@ import { ChdbEngine } from '../../src/engine/chdb/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
 import { analyzeQuery, compileQuery, evaluateQuery, parseQueryOrThrow, type EvalEvent, type IndexInfo, type TableValue } from '../../src/query/index.js';
-import { decodeRows } from '../../src/search/index.js';
+import { decodeRows, readCompiled } from '../../src/search/index.js';
 import { normalizeTable } from './table-comparison.js';
 
 const indexes: IndexInfo[] = [{ id: 'i-main', name: 'main', system: false }];
@@ -54,7 +54,7 @@ async function both(objects: readonly Record<string, unknown>[], text: string): 
   const analyzed = analyzeQuery(query, { indexes, fieldPaths: catalog.map((f) => f.path) }).analyzed;
   if (!analyzed) throw new Error(`analysis failed: ${text}`);
   const compiled = compileQuery(analyzed, { tenant, startNs: baseNs, endNs: baseNs + 10_000_000_000_000n });
-  const result = await engine.query(compiled.sql, { settings: compiled.settings });
+  const result = await readCompiled(engine, compiled, { settings: compiled.settings });
   const decoded = decodeRows(compiled.output, result.rows, new Map([['i-main', 'main']])).map((r) => r.columns);
   return { engine: normalizeTable(decoded), evaluator: normalizeTable(evaluateQuery(query, events).rows), decoded };
 }

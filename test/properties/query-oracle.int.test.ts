@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery, compileQuery, evaluateQuery, printQuery, type EvalEvent, type Query } from '../../src/query/index.js';
 import { arbitraryQuery } from '../../src/query/testing/arbitrary-query.js';
-import { decodeRows } from '../../src/search/index.js';
+import { decodeRows, readCompiled } from '../../src/search/index.js';
 import { oracleIndexes as indexes, useOracleDatasets, type OracleDataset } from './oracle-dataset.js';
 import { numbers, possibleColumns, words } from './random-events.js';
 import { normalizeTable, tablesAgree } from './table-comparison.js';
@@ -27,7 +27,7 @@ async function runCompiled(dataset: OracleDataset, query: Query, useSkipIndexes:
   const analysis = analyzeQuery(query, { indexes, fieldPaths: dataset.fieldPaths });
   if (analysis.analyzed === null) return null;
   const compiled = compileQuery(analysis.analyzed, { tenant: dataset.tenant, startNs: dataset.startNs, endNs: dataset.endNs });
-  const result = await engine.query(compiled.sql, { settings: { ...compiled.settings, use_skip_indexes: useSkipIndexes } });
+  const result = await readCompiled(engine, compiled, { settings: { ...compiled.settings, use_skip_indexes: useSkipIndexes } });
   const indexNames = new Map(indexes.map((index) => [index.id, index.name]));
   const rows = decodeRows(compiled.output, result.rows, indexNames).map((row) => row.columns);
   const columns = compiled.output.kind === 'table' ? compiled.output.columns.map((c) => c.name) : null;

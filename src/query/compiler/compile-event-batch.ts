@@ -8,7 +8,7 @@ import { sqlInteger, sqlString, sqlTimestampNs } from '../../core/index.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { compileFilter } from './compile-filter.js';
 import { compilePrefilter, narrowsByTextIndex } from './compile-prefilter.js';
-import { eventRowColumns, querySettings, scopeCondition } from './compile-query.js';
+import { eventRowAliases, eventRowColumns, querySettings, scopeCondition } from './compile-query.js';
 import { initialRawEnv } from './sql-env.js';
 
 /** A query that is only an event filter: its exact row condition and a necessary condition on the text index. */
@@ -47,6 +47,8 @@ export interface EventBatchOptions {
 export interface CompiledEventBatch {
   readonly sql: string;
   readonly settings: Readonly<Record<string, number>>;
+  /** The statement's result columns in order (`eventRowAliases`, then `batch_member`). */
+  readonly columns: readonly string[];
 }
 
 /**
@@ -62,12 +64,13 @@ export function compileEventBatch(filters: readonly EventFilter[], options: Even
   const inner = `SELECT ${eventRowColumns.join(', ')}, ts, seq, ${hits} AS batch_hits FROM logs WHERE ${scan.join(' AND ')}`;
   const member = `arrayJoin(arrayFilter(i -> batch_hits[i + 1] != 0, range(${sqlInteger(filters.length)}))) AS batch_member`;
   const sql =
-    `SELECT row_time_ns, row_seq, row_index_id, row_source_type, row_raw, ${member} ` +
+    `SELECT ${eventRowAliases.join(', ')}, ${member} ` +
     `FROM (${inner}) ORDER BY ts ASC, seq ASC LIMIT ${sqlInteger(options.limit)} BY batch_member`;
   // Many filters make a long statement with a large syntax tree: allow what this one needs
   // (max_query_size counts UTF-8 bytes, and a character beyond ASCII takes several).
   return {
     sql,
+    columns: [...eventRowAliases, 'batch_member'],
     settings: { ...querySettings, max_query_size: Math.max(262_144, new TextEncoder().encode(sql).length + 1), max_ast_elements: 50_000 * Math.max(1, filters.length) },
   };
 }

@@ -31,6 +31,8 @@ export type CompiledOutput =
       readonly kind: 'events';
       /** Columns set or removed by eval/rename, replayed on each decoded event in order. */
       readonly ops: readonly RawColumnOp[];
+      /** The statement's result columns in order: `eventRowAliases`, then the ops' value pairs. */
+      readonly columns: readonly string[];
     }
   | {
       readonly kind: 'table';
@@ -60,6 +62,9 @@ export const eventRowColumns = [
   'raw AS row_raw',
 ] as const;
 
+/** The names `eventRowColumns` gives its columns, in order; `row_raw` holds the event's stored JSON text. */
+export const eventRowAliases = eventRowColumns.map((column) => column.slice(column.lastIndexOf(' AS ') + 4));
+
 /** Default and maximum row counts of `head` / `tail` (D25). */
 export const defaultHeadRows = 10;
 
@@ -79,13 +84,13 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
   }
   if (env.mode === 'events') {
     const dir = options.order === 'desc' ? 'DESC' : 'ASC';
-    const extra = env.ops.flatMap((op) => (op.kind === 'set' ? [op.s, op.n] : []));
-    const select = [...eventRowColumns, ...new Set(extra)];
+    const extra = [...new Set(env.ops.flatMap((op) => (op.kind === 'set' ? [op.s, op.n] : [])))];
+    const select = [...eventRowColumns, ...extra];
     const limit = options.limit === undefined ? '' : ` LIMIT ${sqlInteger(options.limit)}`;
     return {
       sql: `SELECT ${select.join(', ')} FROM ${fromClause(input)} ORDER BY ts ${dir}, seq ${dir}${limit}`,
       settings: querySettings,
-      output: { kind: 'events', ops: env.ops },
+      output: { kind: 'events', ops: env.ops, columns: [...eventRowAliases, ...extra] },
       plans: uniquePlans(ctx.plans),
     };
   }
