@@ -103,13 +103,13 @@ export class DetectionEngine {
         index = await deps.tenants.systemIndex(tenantId, '_detections');
       }
       if (index === null) throw new IngestError(`tenant ${tenantId} has no _detections index`);
+      const ended = deps.search.writingEvents(tenantId);
       const summary = await ingestStream(
         [events.map((event) => JSON.stringify(event)).join('\n')],
         { tenantId, indexId: index.id, timestampFields: ['timestamp'], sourceType: 'vigil:detection' },
         { engine, reserveSequence: (count) => store.tenants.reserveSequence(tenantId, count), clock },
         { format: 'ndjson' },
-      );
-      deps.search.eventsWritten(tenantId);
+      ).finally(ended);
       if (summary.rejected > 0) throw new IngestError(`writing detections: ${summary.errors[0]?.error ?? 'rejected'}`);
     };
     this.worker = new DeliveryWorker(

@@ -36,8 +36,11 @@ export class IngestService {
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
     private readonly settings: IngestServiceSettings,
-    /** Told the tenant after an ingestion wrote (or may have written) events: caches of its fields go stale. */
-    private readonly eventsWritten: (tenantId: string) => void = () => {},
+    /**
+     * Told the tenant before an ingestion writes its events; the returned function is called when
+     * it ends, however it ends (caches of the tenant's fields go stale).
+     */
+    private readonly writingEvents: (tenantId: string) => () => void = () => () => {},
   ) {}
 
   async ingest(request: IngestRequest, source: AsyncIterable<Buffer | Uint8Array | string>, actor: Actor): Promise<{ index: IndexRecord; summary: IngestSummary }> {
@@ -78,10 +81,11 @@ export class IngestService {
   }
 
   private async writing<T>(tenantId: string, write: () => Promise<T>): Promise<T> {
+    const ended = this.writingEvents(tenantId);
     try {
       return await write();
     } finally {
-      this.eventsWritten(tenantId); // a failed ingestion may have written some batches
+      ended(); // a failed ingestion may have written some batches
     }
   }
 

@@ -21,6 +21,8 @@ export class Maintenance {
     private readonly tenants: TenantService,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Told the tenant before audit entries are written as its events; the result is called after. */
+    private readonly writingEvents: (tenantId: string) => () => void = () => () => {},
   ) {}
 
   /** Runs every task once; a failing task is logged and does not stop the others. */
@@ -52,11 +54,12 @@ export class Maintenance {
         const lines = tenantEntries.map((e) =>
           JSON.stringify({ '@timestamp': new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details, audit_id: e.id }),
         );
+        const ended = this.writingEvents(tenantId);
         await ingestStream([lines.join('\n')], { tenantId, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' }, {
           engine: this.engine,
           reserveSequence: (count) => this.store.tenants.reserveSequence(tenantId, count),
           clock: this.clock,
-        }, { format: 'ndjson' });
+        }, { format: 'ndjson' }).finally(ended);
         await this.store.audit.markShipped(tenantEntries.map((e) => e.id));
         shipped += tenantEntries.length;
       }

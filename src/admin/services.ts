@@ -74,6 +74,8 @@ export function createServices(deps: {
   const syncSources = new SyncSourceService(store, tenants, audit, clock);
   const ruleFiles = new RuleFileService(store, indexes, rules, ruleTests);
   const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
+  // Every write of events in this process tells search, whose field catalog cache depends on it.
+  const writingEvents = (tenant: string): (() => void) => search?.writingEvents(tenant) ?? (() => {});
   return {
     store,
     audit,
@@ -87,8 +89,8 @@ export function createServices(deps: {
     syncSources,
     ruleFiles,
     repositorySync: ruleTests ? new RepositorySync(store, syncSources, ruleFiles, clock) : null,
-    ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest, (tenant) => search?.eventsWritten(tenant)) : null,
-    maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' })) : null,
+    ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest, writingEvents) : null,
+    maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' }), writingEvents) : null,
     search,
     detections: engine && search
       ? new DetectionEngine(

@@ -7,6 +7,7 @@
  * `engine/clickhouse`, so that no other module can name a concrete engine.
  */
 export type * from './engine.js';
+export { catalogDaysExact } from './catalog-days.js';
 export {
   createSchemaStatements,
   createVersionTableStatement,

@@ -1,6 +1,7 @@
 import { EngineError, type Logger } from '../core/index.js';
 import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats } from './engine.js';
 import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
+import { catalogDaysExact } from './catalog-days.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
 
 /** What the shared operations need from an adapter: run SQL, with and without its settings. */
@@ -63,13 +64,17 @@ export class TableOperations {
     return Number(result.rows[0]?.version ?? 0);
   }
 
-  /** Paths of the indexes seen in [fromMs, toMs), to day granularity, merged across days. */
+  /**
+   * Paths of the indexes seen in [fromMs, toMs), to day granularity, merged across days. A range
+   * reaching outside the days a Date holds reads every day (catalog-days.ts).
+   */
   async fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {
     if (indexIds.length === 0) return [];
     const where = [`tenant = ${sqlString(tenant)}`, `idx IN ${sqlStringList(indexIds)}`];
-    if (fromMs !== undefined) where.push(`day >= toDate(${sqlTimestampMs(fromMs)})`);
+    const byDay = fromMs === undefined || toMs === undefined || catalogDaysExact(fromMs, toMs);
+    if (fromMs !== undefined && byDay) where.push(`day >= toDate(${sqlTimestampMs(fromMs)})`);
     // toMs is exclusive: the last day that can hold an event is the day of toMs - 1 ms.
-    if (toMs !== undefined) where.push(`day <= toDate(${sqlTimestampMs(toMs - 1)})`);
+    if (toMs !== undefined && byDay) where.push(`day <= toDate(${sqlTimestampMs(toMs - 1)})`);
     const result = await this.runner.query<{ path: string; types: string[]; rows: string }>(
       `SELECT path, arraySort(groupUniqArray(type)) AS types, sum(rows) AS rows FROM field_catalog
 WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
@@ -108,7 +113,12 @@ FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexId
   async deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {
     const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)}`;
     await this.runner.exec(`DELETE FROM logs WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)}`);
-    await this.runner.exec(`DELETE FROM field_catalog WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
+    // A cutoff outside the days a Date holds would wrap (a cutoff in 1926 reads as a day in 2115 and
+    // would delete the rows of every kept event): the rows stay, a harmless superset.
+    const cutoffMs = Number(cutoffNs / 1_000_000n);
+    if (catalogDaysExact(cutoffMs, cutoffMs)) {
+      await this.runner.exec(`DELETE FROM field_catalog WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
+    }
     // Only minutes wholly before the cutoff: the counts only size search slices.
     await this.runner.exec(`DELETE FROM event_minutes WHERE ${where} AND minute < toStartOfMinute(toDateTime(${sqlTimestampNs(cutoffNs)}, 'UTC'))`);
   }

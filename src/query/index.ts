@@ -21,10 +21,12 @@ export { aggregateColumns, outputColumns, statsColumnName } from './output-colum
 // The analyzer and the compiler to ClickHouse SQL.
 export {
   analyzeQuery,
+  hasAggregation,
   needsFieldCatalog,
   type AnalysisContext,
   type AnalysisResult,
   type AnalyzedQuery,
+  type FieldTypes,
   type IndexInfo,
 } from './analyzer/analyze-query.js';
 export {

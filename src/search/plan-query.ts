@@ -6,10 +6,12 @@ import { QueryAnalysisError, QuerySyntaxError, formatPosition } from '../core/in
 import {
   analyzeQuery,
   compileQuery,
+  hasAggregation,
   needsFieldCatalog,
   parseQuery,
   type AnalyzedQuery,
   type CompiledQuery,
+  type FieldTypes,
   type IndexInfo,
   type Query,
 } from '../query/index.js';
@@ -23,6 +25,12 @@ export interface QueryRequest {
   readonly endNs: bigint;
   readonly order?: 'asc' | 'desc';
   readonly limit?: number;
+  /**
+   * An aggregation reads only the JSON variants the field catalog lists for each column (ad hoc
+   * queries). Rule windows leave it off: they read the newest events, where a type the catalog
+   * read has not seen yet is likeliest, and most of them would gain a catalog statement.
+   */
+  readonly useFieldTypes?: boolean;
 }
 
 export interface QueryPlan {
@@ -33,21 +41,34 @@ export interface QueryPlan {
   readonly indexNames: ReadonlyMap<string, string>;
 }
 
-/** Where planning reads the field catalog (the search service's FieldCatalogCache). */
-export interface FieldPathSource {
-  fieldPaths(tenant: string, indexIds: readonly string[], fromMs: number, toMs: number): Promise<readonly string[]>;
+/** What planning reads of the field catalog for some indexes over the days of a range. */
+export interface CatalogFields {
+  readonly paths: readonly string[];
+  /** The types of each path; null when they may not list every type the range holds (field-catalog-cache.ts). */
+  readonly types: FieldTypes | null;
 }
 
+/** Where planning reads the field catalog (the search service's FieldCatalogCache). */
+export interface FieldCatalogSource {
+  fields(tenant: string, indexIds: readonly string[], fromMs: number, toMs: number): Promise<CatalogFields>;
+}
+
+const noFields: CatalogFields = { paths: [], types: null };
+
 /** Parses, analyzes and compiles a query; throws QuerySyntaxError or QueryAnalysisError. */
-export async function planQuery(request: QueryRequest, catalog: FieldPathSource): Promise<QueryPlan> {
+export async function planQuery(request: QueryRequest, catalog: FieldCatalogSource): Promise<QueryPlan> {
   const parsed = parseQuery(request.text);
   if (parsed.query === null) throw withDiagnostics(QuerySyntaxError, parsed.diagnostics);
   const ids = request.indexes.map((index) => index.id);
-  const fromMs = nsToMs(request.startNs);
-  const toMs = nsToMs(request.endNs);
-  // Only column-name wildcards read the catalog: most queries (and rule windows) skip it.
-  const fieldPaths = needsFieldCatalog(parsed.query) ? await catalog.fieldPaths(request.tenant, ids, fromMs, toMs) : [];
-  const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths });
+  // Whole milliseconds that cover the range: its catalog days are those of every event in it.
+  const fromMs = Number(floorDiv(request.startNs, 1_000_000n));
+  const toMs = Number(-floorDiv(-request.endNs, 1_000_000n));
+  // The catalog is read for column-name wildcards and for aggregations that may use its types;
+  // other queries (most event searches, and rule windows) skip it.
+  const typed = request.useFieldTypes === true && hasAggregation(parsed.query);
+  const fields = typed || needsFieldCatalog(parsed.query) ? await catalog.fields(request.tenant, ids, fromMs, toMs) : noFields;
+  const fieldTypes = typed ? fields.types : null;
+  const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths: fields.paths, ...(fieldTypes ? { fieldTypes } : {}) });
   if (analysis.analyzed === null) throw withDiagnostics(QueryAnalysisError, analysis.diagnostics);
   const compiled = compileQuery(analysis.analyzed, {
     tenant: request.tenant,
@@ -75,6 +96,8 @@ function withDiagnostics(
   });
 }
 
-function nsToMs(ns: bigint): number {
-  return Number(ns / 1_000_000n);
+/** a / b rounded down (bigint division rounds toward zero). */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }

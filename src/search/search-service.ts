@@ -7,7 +7,7 @@ import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Cloc
 import type { Engine } from '../engine/index.js';
 import type { IndexInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
-import { planQuery, type QueryPlan } from './plan-query.js';
+import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
 import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery } from './short-range-query.js';
 import { FieldCatalogCache } from './field-catalog-cache.js';
@@ -48,6 +48,9 @@ export interface QueryExplanation {
   readonly plan: QueryPlan;
   readonly predicates: readonly PredicatePlan[];
 }
+
+/** How a query is planned: a short-range query's order and limit; ad hoc ones use field types. */
+type PlanOptions = Pick<QueryRequest, 'order' | 'limit' | 'useFieldTypes'>;
 
 export class SearchService {
   private readonly entries = new Map<string, Entry>();
@@ -100,7 +103,7 @@ export class SearchService {
 
   /** Parses, analyzes and compiles without running: the tree, the SQL and each predicate's index. */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
-    const plan = await this.plan(tenant, text, range);
+    const plan = await this.plan(tenant, text, range, { useFieldTypes: true });
     return { plan, predicates: plan.compiled.plans };
   }
 
@@ -181,7 +184,7 @@ export class SearchService {
 
   private async launch(request: AdhocQuery): Promise<QueryRun> {
     this.admit(request.tenant);
-    const plan = await this.plan(request.tenant, request.text, request);
+    const plan = await this.plan(request.tenant, request.text, request, { useFieldTypes: true });
     this.admit(request.tenant); // planning awaited: others may have started meanwhile
     const { selectiveReadRows } = this.settings;
     const run = new QueryRun(request, { engine: this.engine, logger: this.logger, ...(selectiveReadRows === undefined ? {} : { selectiveReadRows }) }, plan);
@@ -190,15 +193,19 @@ export class SearchService {
     return run;
   }
 
-  /** Called after events are written for the tenant: its next queries read the field catalog anew. */
-  eventsWritten(tenant: string): void {
-    this.catalog.forget(tenant);
+  /**
+   * Called before events are written for the tenant; call the returned function once the write
+   * has ended, however it ended. Meanwhile aggregations do not trust the field catalog's types,
+   * and afterwards the tenant's queries read the catalog anew.
+   */
+  writingEvents(tenant: string): () => void {
+    return this.catalog.writing(tenant);
   }
 
   /** Plans a query with the tenant's indexes and (briefly cached) field catalog. */
-  private async plan(tenant: string, text: string, range: TimeRange, output: { readonly order?: 'asc' | 'desc'; readonly limit?: number } = {}): Promise<QueryPlan> {
+  private async plan(tenant: string, text: string, range: TimeRange, options: PlanOptions = {}): Promise<QueryPlan> {
     const indexes = await this.indexesOf(tenant);
-    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...output }, this.catalog);
+    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...options }, this.catalog);
   }
 
   private admit(tenant: string): void {

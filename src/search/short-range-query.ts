@@ -33,7 +33,12 @@ export interface ShortRangeOutput {
   readonly limit: number;
 }
 
-/** Plans the query for a short range (through `planWith`) with what batching it needs. */
+/**
+ * Plans the query for a short range (through `planWith`) with what batching it needs. The plan
+ * never uses the field catalog's types (`useFieldTypes` stays off): a rule window reads the
+ * newest events, and an aggregation over one reads the catalog only for column wildcards, as
+ * before.
+ */
 export async function prepareShortRange(
   planWith: (output: ShortRangeOutput) => Promise<QueryPlan>,
   tenant: string,

@@ -145,6 +145,16 @@ describe('blocking_query', () => {
     expect(second.body.results.rows).toHaveLength(2);
   });
 
+  it('aggregates a value of a type just ingested, though aggregations read the cached catalog types', async () => {
+    const event = (code: unknown) => JSON.stringify({ ts: new Date(base + 5000).toISOString(), code });
+    await h.ingest('acme', 'codes', [event('E1')]);
+    const first = await blocking({ query: '@index=codes | groupbycount code' });
+    expect(first.body.results.rows.map((row: any) => row.columns.code)).toEqual(['E1']);
+    await h.ingest('acme', 'codes', [event(7), event(7.5), event(null)]);
+    const second = await blocking({ query: '@index=codes code: * | groupbycount code' });
+    expect(second.body.results.rows.map((row: any) => row.columns.code)).toEqual([null, 7, 7.5, 'E1']);
+  });
+
   it('finds free text that is searched column by column: a number not in canonical text, a word in where after eval', async () => {
     // Both need the stored columns from the field catalog, which other searches skip reading.
     const number = await blocking({ query: '@index=web 7.0' });

@@ -12,13 +12,15 @@ import { ChdbEngine } from '../../src/engine/chdb/index.js';
 import type { Engine } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
-import type { EvalEvent, IndexInfo } from '../../src/query/index.js';
+import type { EvalEvent, FieldTypes, IndexInfo } from '../../src/query/index.js';
 import { arbitraryEvent } from './random-events.js';
 
 export interface OracleDataset {
   readonly tenant: string;
   readonly events: readonly EvalEvent[];
   readonly fieldPaths: readonly string[];
+  /** The catalog's types of each path over the dataset's range, as search reads them for aggregations. */
+  readonly fieldTypes: FieldTypes;
   readonly startNs: bigint;
   readonly endNs: bigint;
 }
@@ -86,6 +88,12 @@ export async function buildOracleDataset(engine: Engine, tenant: string, indexes
     );
   });
   await engine.insertEvents(rows);
-  const catalog = await engine.fieldCatalog(tenant, indexes.map((index) => index.id));
-  return { tenant, events, fieldPaths: catalog.map((f) => f.path), startNs: baseNs - 1n, endNs: baseNs + 60_000_000_000n };
+  const ids = indexes.map((index) => index.id);
+  const catalog = await engine.fieldCatalog(tenant, ids);
+  // The range starts 1 ns before midnight, so the types come from a catalog read over two days.
+  const startNs = baseNs - 1n;
+  const endNs = baseNs + 60_000_000_000n;
+  const typed = await engine.fieldCatalog(tenant, ids, Number(startNs / 1_000_000n), Number(endNs / 1_000_000n));
+  const fieldTypes = new Map(typed.map((field) => [field.path, field.types]));
+  return { tenant, events, fieldPaths: catalog.map((f) => f.path), fieldTypes, startNs, endNs };
 }

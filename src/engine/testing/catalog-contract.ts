@@ -54,6 +54,20 @@ export function describeCatalogContract(engine: () => Engine): void {
       expect(await paths()).toEqual(['first_day', 'second_day', 'third_day']);
     });
 
+    it('reads every day for a range reaching outside the days a Date holds (their days wrap)', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, tsNs: ns('1950-06-01T00:00:00Z'), attrs: { in_1950: 1 } }),
+        anEvent({ tenant, tsNs: ns('2024-03-01T12:00:00Z'), attrs: { in_2024: 1 } }),
+        anEvent({ tenant, tsNs: ns('2200-06-01T00:00:00Z'), attrs: { in_2200: 1 } }),
+      ]);
+      const paths = async (from: string, to: string) =>
+        (await engine().fieldCatalog(tenant, ['main'], Date.parse(from), Date.parse(to))).map((field) => field.path);
+      expect(await paths('1900-01-01T00:00:00Z', '2025-01-01T00:00:00Z')).toEqual(['in_1950', 'in_2024', 'in_2200']);
+      expect(await paths('2024-01-01T00:00:00Z', '2262-01-01T00:00:00Z')).toEqual(['in_1950', 'in_2024', 'in_2200']);
+      expect(await paths('2024-01-01T00:00:00Z', '2025-01-01T00:00:00Z')).toEqual(['in_2024']);
+    });
+
     it('never shows another tenant’s paths', async () => {
       const mine = uniqueTenant();
       const theirs = uniqueTenant();

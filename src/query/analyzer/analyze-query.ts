@@ -18,11 +18,23 @@ export interface IndexInfo {
   readonly system: boolean;
 }
 
+/**
+ * Column path → the engine types the field catalog lists for it over the query's indexes and
+ * days (`String`, `Int64`, `Float64`, `Null` for JSON null). A path it does not hold has no value
+ * in any of those events.
+ */
+export type FieldTypes = ReadonlyMap<string, readonly string[]>;
+
 /** What the analyzer needs to know about the tenant: its indexes and the columns seen in them. */
 export interface AnalysisContext {
   readonly indexes: readonly IndexInfo[];
   /** Column paths of the field catalog over the indexes in scope (wildcard names expand to these). */
   readonly fieldPaths: readonly string[];
+  /**
+   * The catalog's types of those paths, when the caller trusts them to list every value the
+   * query can read (search: aggregations). Absent: unknown.
+   */
+  readonly fieldTypes?: FieldTypes;
 }
 
 export interface AnalyzedQuery {
@@ -35,6 +47,11 @@ export interface AnalyzedQuery {
   readonly columnExpansions: ReadonlyMap<ColumnName, readonly string[]>;
   /** Everything the catalog knows for this scope, for free text that must go column by column. */
   readonly fieldPaths: readonly string[];
+  /**
+   * The catalog's types of each path: the compiler reads only those typed sub-columns. Absent:
+   * unknown, and every sub-column is read.
+   */
+  readonly fieldTypes?: FieldTypes;
 }
 
 export interface AnalysisResult {
@@ -83,7 +100,7 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
   const scope = context.indexes.filter((index) => !index.system || named.has(index.id));
   if (diagnostics.length > 0) return { analyzed: null, diagnostics };
   return {
-    analyzed: { query, scope, indexTargets, columnExpansions, fieldPaths: context.fieldPaths },
+    analyzed: { query, scope, indexTargets, columnExpansions, fieldPaths: context.fieldPaths, ...(context.fieldTypes ? { fieldTypes: context.fieldTypes } : {}) },
     diagnostics,
   };
 }
@@ -113,4 +130,12 @@ export function needsFieldCatalog(query: Query): boolean {
     });
   }
   return needed;
+}
+
+/**
+ * Whether the query aggregates (`count`, `groupbycount`, `stats`, ...): it then runs as one
+ * statement over the whole range, where reading only the stored types of each column pays.
+ */
+export function hasAggregation(query: Query): boolean {
+  return query.pipeline.some((command) => command.kind === 'aggregate' || command.kind === 'groupbycount' || command.kind === 'stats');
 }

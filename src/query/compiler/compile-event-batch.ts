@@ -9,7 +9,7 @@ import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { compileFilter } from './compile-filter.js';
 import { compilePrefilter, narrowsByTextIndex } from './compile-prefilter.js';
 import { eventRowAliases, eventRowColumns, querySettings, scopeCondition } from './compile-query.js';
-import { initialRawEnv } from './sql-env.js';
+import { storedEventsEnv } from './sql-env.js';
 
 /** A query that is only an event filter: its exact row condition and a necessary condition on the text index. */
 export interface EventFilter {
@@ -29,7 +29,7 @@ export function compileEventFilter(analyzed: AnalyzedQuery): EventFilter | null 
   if (analyzed.query.pipeline.length > 0) return null;
   const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
   const scope = scopeCondition(analyzed);
-  const exact = compileFilter(analyzed.query.filter, initialRawEnv, { analyzed, indexNames, plans: [] });
+  const exact = compileFilter(analyzed.query.filter, storedEventsEnv(analyzed), { analyzed, indexNames, plans: [] });
   const relaxed = compilePrefilter(analyzed);
   const both = (filter: string): string => (scope === '0' || filter === '0' ? '0' : filter === '1' ? scope : `(${scope} AND ${filter})`);
   return { condition: both(exact), prefilter: both(relaxed), tokenPrefilter: narrowsByTextIndex(analyzed) };

@@ -5,12 +5,12 @@
  */
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { compileFilter } from './compile-filter.js';
-import { initialRawEnv } from './sql-env.js';
+import { storedEventsEnv } from './sql-env.js';
 
 /** The prefilter of the query's event filter (`1` when it has none); `tokensOnly` leaves `@index` filters out. */
 export function compilePrefilter(analyzed: AnalyzedQuery, options: { tokensOnly?: boolean } = {}): string {
   const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
-  return compileFilter(analyzed.query.filter, initialRawEnv, { analyzed, indexNames, plans: [], prefilterOnly: true, tokensOnly: options.tokensOnly === true });
+  return compileFilter(analyzed.query.filter, storedEventsEnv(analyzed), { analyzed, indexNames, plans: [], prefilterOnly: true, tokensOnly: options.tokensOnly === true });
 }
 
 /** Whether every event the query's filter matches must hold some text-index token (the index can narrow the scan). */

@@ -10,7 +10,7 @@ import { plainColumnName } from '../column-names.js';
 import { AliasMaker, compileAggregate, compileGroupByCount, compileStats } from './compile-aggregation.js';
 import { compileFilter, type FilterContext, type PredicatePlan } from './compile-filter.js';
 import { compileScalar } from './compile-scalar.js';
-import { initialRawEnv, resolveColumn, type RawColumnOp, type SqlEnv, type TableColumn } from './sql-env.js';
+import { resolveColumn, storedEventsEnv, type RawColumnOp, type SqlEnv, type TableColumn } from './sql-env.js';
 import { scalarToValue } from './sql-value.js';
 import { filtered, fromClause, stage, type StageInput } from './stage-input.js';
 
@@ -74,9 +74,10 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
   const ctx: FilterContext = { analyzed, indexNames, plans: [] };
   const aliases = new AliasMaker();
   const bounds = scanBounds(analyzed, options);
-  const filter = compileFilter(analyzed.query.filter, initialRawEnv, ctx);
+  const stored = storedEventsEnv(analyzed);
+  const filter = compileFilter(analyzed.query.filter, stored, ctx);
   let input: StageInput = { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` };
-  let env: SqlEnv = initialRawEnv;
+  let env: SqlEnv = stored;
   for (const command of analyzed.query.pipeline) {
     const next = compileCommand(command, input, env, ctx, aliases);
     input = next.input;
@@ -197,7 +198,7 @@ function setColumn(
       overrides.set(removed, 'deleted');
       ops.push({ kind: 'delete', name: removed });
     }
-    return { sql, env: { mode: 'events', overrides, ops } };
+    return { sql, env: { ...env, overrides, ops } };
   }
   let columns = env.columns.filter((c) => c.name !== removed);
   const at = columns.findIndex((c) => c.name === (removed ?? name));

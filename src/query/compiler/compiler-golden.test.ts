@@ -1,12 +1,14 @@
 /**
  * Golden SQL: each testdata/compiler/*.txt holds a description, `-- query --`, and the expected
  * `-- sql --` and `-- plan --` (or `-- error --`). Refresh with UPDATE_GOLDEN=1 and review the diff.
+ * Files in testdata/compiler/typed compile with the field catalog's types known (typedGoldenContext).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery, compileQuery, formatDiagnostic, parseQuery } from '../index.js';
-import { goldenContext, goldenOptions } from './testing/golden-context.js';
+import { goldenContext, goldenOptions, typedGoldenContext } from './testing/golden-context.js';
+import type { AnalysisContext } from '../analyzer/analyze-query.js';
 import { prettySql } from './pretty-sql.js';
 
 const dir = new URL('../../../testdata/compiler/', import.meta.url).pathname;
@@ -32,23 +34,28 @@ function readGolden(text: string): Golden {
 }
 
 /** What the compiler makes of a query, in golden-file form. */
-export function render(query: string): string {
+export function render(query: string, context: AnalysisContext = goldenContext): string {
   const parsed = parseQuery(query);
   if (parsed.query === null) return `-- error --\n${parsed.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
-  const analysis = analyzeQuery(parsed.query, goldenContext);
+  const analysis = analyzeQuery(parsed.query, context);
   if (analysis.analyzed === null) return `-- error --\n${analysis.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
   const compiled = compileQuery(analysis.analyzed, goldenOptions);
   const plan = compiled.plans.map((p) => `${p.source}  →  ${planLabel[p.index]}`);
   return `-- sql --\n${prettySql(compiled.sql)}\n-- plan --\n${plan.join('\n')}\n`;
 }
 
-const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
+const goldenFiles = (sub: string): string[] =>
+  readdirSync(join(dir, sub))
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .map((f) => (sub === '.' ? f : join(sub, f)));
+const files = [...goldenFiles('.'), ...goldenFiles('typed')];
 
 describe('compiler golden files', () => {
   it.each(files)('%s', (file) => {
     const path = join(dir, file);
     const golden = readGolden(readFileSync(path, 'utf8'));
-    const actual = render(golden.query);
+    const actual = render(golden.query, file.startsWith('typed/') ? typedGoldenContext : goldenContext);
     if (update) writeFileSync(path, `${golden.description}-- query --\n${golden.query}\n${actual}`);
     else expect(actual).toBe(golden.expected);
   });

@@ -3,6 +3,7 @@
  * columns, with eval and rename results layered on top) or a table of named value pairs.
  */
 import { sqlString } from '../../core/index.js';
+import type { AnalyzedQuery, FieldTypes } from '../analyzer/analyze-query.js';
 import { isSystemColumn } from '../column-names.js';
 import { attrsValue, missingValue, pairValue, stringValue, type SqlValue } from './sql-value.js';
 
@@ -16,6 +17,8 @@ export interface RawEnv {
   /** Columns set by eval/rename (value pair aliases) or removed by rename, by name. */
   readonly overrides: ReadonlyMap<string, { readonly s: string; readonly n: string } | 'deleted'>;
   readonly ops: readonly RawColumnOp[];
+  /** The catalog's types of the stored columns; absent: unknown, every variant is read (attrsValue). */
+  readonly fieldTypes?: FieldTypes;
 }
 
 export interface TableColumn {
@@ -35,7 +38,10 @@ export interface TableEnv {
 
 export type SqlEnv = RawEnv | TableEnv;
 
-export const initialRawEnv: RawEnv = { mode: 'events', overrides: new Map(), ops: [] };
+/** The stored events a query's filter reads, with the field types the analyzer carries when known. */
+export function storedEventsEnv(analyzed: AnalyzedQuery): RawEnv {
+  return { mode: 'events', overrides: new Map(), ops: [], ...(analyzed.fieldTypes ? { fieldTypes: analyzed.fieldTypes } : {}) };
+}
 
 /** Resolves a (canonical, wildcard-free) column name in a stage's table. */
 export function resolveColumn(env: SqlEnv, name: string, indexNames: ReadonlyMap<string, string>): ResolvedColumn {
@@ -47,7 +53,8 @@ export function resolveColumn(env: SqlEnv, name: string, indexNames: ReadonlyMap
   if (override === 'deleted') return { value: missingValue, inSearchText: false };
   if (override !== undefined) return { value: pairValue(override.s, override.n), inSearchText: false };
   if (isSystemColumn(name)) return { value: systemValue(name, indexNames), inSearchText: false };
-  return { value: attrsValue(name), inSearchText: true };
+  const value = env.fieldTypes === undefined ? attrsValue(name) : attrsValue(name, env.fieldTypes.get(name) ?? []);
+  return { value, inSearchText: true };
 }
 
 export interface ResolvedColumn {

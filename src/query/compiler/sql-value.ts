@@ -26,14 +26,28 @@ export const nullString = 'CAST(NULL, \'Nullable(String)\')';
 export const nullNumber = 'CAST(NULL, \'Nullable(Float64)\')';
 export const nullBoolean = 'CAST(NULL, \'Nullable(UInt8)\')';
 
-/** A user column of the raw event table, read from the JSON column's typed sub-columns. */
-export function attrsValue(path: string): SqlValue {
+/**
+ * A user column of the raw event table, read from the JSON column's typed sub-columns. Ingest
+ * stores only String, Int64 and Float64 leaves (D3), and a null as the path in `null_paths`.
+ *
+ * `types` are the engine types the field catalog lists for the path over the query's indexes and
+ * days (`Null` for a null): each sub-column read costs, so only the ones listed are read (a
+ * groupbycount over 5 M events: 184 ms reading Int64 alone, 305 ms reading all three). Reading
+ * fewer gives the same values only because the catalog lists every (path, type) stored, so a
+ * variant it leaves out is null in every row; `[]` (not in the catalog) reads as a missing
+ * column. Without `types` every variant is read.
+ */
+export function attrsValue(path: string, types?: readonly string[]): SqlValue {
   const column = `attrs.${sqlIdentifier(path)}`;
-  // Ingest stores only String, Int64 and Float64 leaves (D3), so these cover every value.
+  const has = (type: string): boolean => types === undefined || types.includes(type);
+  const numbers = [...(has('Int64') ? [`toFloat64(${column}.:Int64)`] : []), ...(has('Float64') ? [`${column}.:Float64`] : [])];
+  // Any listed type but Null (even one ingest does not write) is a stored value.
+  const stored = types === undefined || types.some((type) => type !== 'Null');
+  const exists = [...(stored ? [`isNotNull(${column})`] : []), ...(has('Null') ? [`has(null_paths, ${sqlString(path)})`] : [])];
   return {
-    s: `${column}.:String`,
-    n: `coalesce(toFloat64(${column}.:Int64), ${column}.:Float64)`,
-    exists: `(isNotNull(${column}) OR has(null_paths, ${sqlString(path)}))`,
+    s: has('String') ? `${column}.:String` : nullString,
+    n: numbers.length === 0 ? nullNumber : numbers.length === 1 ? (numbers[0] as string) : `coalesce(${numbers.join(', ')})`,
+    exists: exists.length === 0 ? '0' : exists.length === 1 ? (exists[0] as string) : `(${exists.join(' OR ')})`,
   };
 }
 

@@ -31,3 +31,26 @@ export const goldenOptions: CompileOptions = {
   startNs: 1_763_683_200_000_000_000n,
   endNs: 1_763_769_600_000_000_000n,
 };
+
+/**
+ * The field catalog's types for the typed golden files (testdata/compiler/typed): one column of
+ * each shape. `apiVersion` is not in the catalog: no event in range has it.
+ */
+export const goldenFieldTypes: ReadonlyMap<string, readonly string[]> = new Map([
+  ['eventName', ['String']],
+  ['sourceIPAddress', ['String']],
+  ['userIdentity.arn', ['String']],
+  ['userIdentity.type', ['String']],
+  ['userIdentity.sessionContext.sessionIssuer.arn', ['Null', 'String']],
+  ['elapsed_ms', ['Int64']],
+  ['bytes', ['Float64', 'Int64']],
+  ['ratio', ['Float64']],
+  ['errorCode', ['Null']],
+]);
+
+/** The golden tenant with its catalog's types known, as search plans aggregations. */
+export const typedGoldenContext: AnalysisContext = {
+  indexes: goldenContext.indexes,
+  fieldPaths: [...goldenFieldTypes.keys()],
+  fieldTypes: goldenFieldTypes,
+};

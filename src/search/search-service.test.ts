@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, silentLogger } from '../core/index.js';
+import type { Engine } from '../engine/index.js';
+import { SearchService } from './search-service.js';
+
+const startNs = 1_763_683_200_000_000_000n;
+const range = { startNs, endNs: startNs + 60_000_000_000n };
+
+/** A service over an engine that only answers catalog reads, and counts them. */
+function serviceWithCatalog() {
+  let reads = 0;
+  const engine = {
+    fieldCatalog: async () => {
+      reads++;
+      return [{ path: 'n', types: ['Int64'], rows: 1 }];
+    },
+  } as unknown as Engine;
+  const service = new SearchService(engine, async () => [{ id: 'i-main', name: 'main', system: false }], new ManualClock(Number(startNs / 1_000_000n)), silentLogger);
+  return { service, reads: () => reads };
+}
+
+describe('SearchService and the field catalog types', () => {
+  it('plans a rule window (short range) without reading the catalog, so it reads every variant', async () => {
+    const { service, reads } = serviceWithCatalog();
+    const query = await service.prepareShortRange('acme', '* | groupbycount n', range, 100);
+    expect(reads()).toBe(0);
+    expect(query.plan.analyzed.fieldTypes).toBeUndefined();
+  });
+
+  it('plans an ad hoc aggregation with the catalog types, unless a write of the tenant is in flight', async () => {
+    const { service, reads } = serviceWithCatalog();
+    const typed = await service.explain('acme', '* | groupbycount n', range);
+    expect(reads()).toBe(1);
+    expect(typed.plan.compiled.sql).toContain('toFloat64(attrs.`n`.:Int64) AS');
+    const ended = service.writingEvents('acme');
+    const during = await service.explain('acme', '* | groupbycount n', range);
+    expect(during.plan.analyzed.fieldTypes).toBeUndefined();
+    ended();
+    expect((await service.explain('acme', '* | groupbycount n', range)).plan.analyzed.fieldTypes?.get('n')).toEqual(['Int64']);
+  });
+});
