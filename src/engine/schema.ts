@@ -15,7 +15,7 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 5;
+export const schemaVersion = 6;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
 // - min_level_for_wide_part = 1: a wide part opens one compression stream per JSON sub-column
@@ -57,6 +57,21 @@ const logsLayoutSettings =
 // blocks cut that to a quarter for 23 % more compressed raw (5 % more on disk in all).
 const rawColumn = 'raw String CODEC(ZSTD(1)) SETTINGS (min_compress_block_size = 16384, max_compress_block_size = 262144)';
 
+// What queries read in bulk is compressed with LZ4, which decodes several times faster than
+// ZSTD(1) (measured on 5.25 M events, chDB 26.7, 2 cores): summing every ts took 33 ms instead
+// of 65 ms and every seq 14 ms instead of 94 ms (Delta first in both), a regex over a week's
+// search_text 416 ms instead of 540 ms, a group-by on a JSON path 18-20 ms instead of 24-34 ms
+// per 870 k events. ts and seq are read by every time bound and every sort; search_text and
+// attrs by every filter. The cost is disk: ts +50 %, search_text and attrs about twice their
+// ZSTD size (0.17 to about 0.23 bytes on disk per raw byte, under the 0.7 the product allows).
+// raw, the largest column, is read only for the events a search returns and stays ZSTD.
+const fastColumnCodecs = {
+  ts: 'CODEC(Delta, LZ4)',
+  seq: 'CODEC(Delta, LZ4)',
+  search_text: 'CODEC(LZ4)',
+  attrs: 'CODEC(LZ4)',
+} as const;
+
 const searchWordsIndex = `INDEX search_words ${searchWordsExpression} TYPE text(tokenizer = splitByNonAlpha)`;
 
 const eventMinutesTable = `CREATE TABLE IF NOT EXISTS event_minutes{{onCluster}} (
@@ -76,13 +91,13 @@ const tablesTemplate = [
   `CREATE TABLE IF NOT EXISTS logs{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
-  ts DateTime64(9, 'UTC') CODEC(Delta, ZSTD(1)),
-  seq UInt64 CODEC(Delta, ZSTD(1)),
+  ts DateTime64(9, 'UTC') ${fastColumnCodecs.ts},
+  seq UInt64 ${fastColumnCodecs.seq},
   source_type LowCardinality(String),
   ts_field LowCardinality(String),
   ${rawColumn},
-  search_text String CODEC(ZSTD(1)),
-  attrs JSON(max_dynamic_paths = 256) CODEC(ZSTD(1)),
+  search_text String ${fastColumnCodecs.search_text},
+  attrs JSON(max_dynamic_paths = 256) ${fastColumnCodecs.attrs},
   null_paths Array(String) CODEC(ZSTD(1)),
   ${searchWordsIndex},
   INDEX attrs_paths JSONAllPaths(attrs) TYPE text(tokenizer = array)
@@ -185,5 +200,13 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     // v5 writes raw in smaller compression blocks. A column setting: parts written from now on
     // (inserts, merges) use it; stored parts keep their blocks until merged.
     { version: 5, statements: [render(`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`, options)] },
+    // v6 decodes what queries read in bulk faster (fastColumnCodecs). A codec change only: parts
+    // written from now on use it, stored parts keep theirs until merged (no mutation runs).
+    {
+      version: 6,
+      statements: [
+        render(`ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs).map(([column, codec]) => `MODIFY COLUMN ${column} ${codec}`).join(', ')}`, options),
+      ],
+    },
   ];
 }
