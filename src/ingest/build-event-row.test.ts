@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
-import { buildPendingRow, isReservedPath } from './build-event-row.js';
+import { addStoredColumns, buildPendingRow, isReservedPath, storedColumnsOf } from './build-event-row.js';
+import type { FlatValue } from './flatten-event.js';
 import { defaultTimestampFields } from './ingest-types.js';
 
 const clock = new ManualClock(Date.UTC(2024, 2, 1, 12, 0, 0));
@@ -90,5 +92,50 @@ describe('buildPendingRow', () => {
     let event: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 150; i++) event = { a: event };
     expect(() => build(event)).toThrow('event nested deeper than 100 levels');
+  });
+});
+
+describe('addStoredColumns', () => {
+  // The columns a search row gets: what was there, then storedColumnsOf's attrs, then its null paths.
+  function expectedRow(event: unknown): [string, FlatValue | null][] {
+    const { attrs, nullPaths } = storedColumnsOf(event);
+    const row: Record<string, FlatValue | null> = Object.create(null) as Record<string, FlatValue | null>;
+    row['@svc.datetime'] = 'first';
+    for (const path in attrs) row[path] = attrs[path] as FlatValue;
+    for (const path of nullPaths) if (!(path in row)) row[path] = null;
+    return Object.entries(row);
+  }
+
+  function actualRow(event: unknown): [string, FlatValue | null][] {
+    const row: Record<string, FlatValue | null> = Object.create(null) as Record<string, FlatValue | null>;
+    row['@svc.datetime'] = 'first';
+    addStoredColumns(row, event);
+    return Object.entries(row);
+  }
+
+  it('adds the columns and null paths storedColumnsOf gives, in the same order, after what the row holds', () => {
+    const keys = fc.constantFrom('a', 'b', 'a.b', 'n', '0', '10', '__proto__', '@svc', '@index', 'constructor', 'x y');
+    const leaf = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.boolean(), fc.constant(null));
+    const value = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(keys, tie('v'), { maxKeys: 3 })),
+    })).v;
+    fc.assert(
+      fc.property(fc.dictionary(keys, value, { maxKeys: 6 }), (event) => {
+        const parsed = JSON.parse(JSON.stringify(event)) as unknown; // as an event comes from a parser: __proto__ an own key
+        expect(actualRow(parsed)).toEqual(expectedRow(parsed));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('puts null paths last and leaves a row alone for anything but an object', () => {
+    expect(actualRow(JSON.parse('{"n":null,"a":{"b":null,"c":1},"d":"x"}'))).toEqual([
+      ['@svc.datetime', 'first'],
+      ['a.c', 1],
+      ['d', 'x'],
+      ['n', null],
+      ['a.b', null],
+    ]);
+    for (const notAnObject of [null, 'text', 3, [1, 2]]) expect(actualRow(notAnObject)).toEqual([['@svc.datetime', 'first']]);
   });
 });

@@ -1,6 +1,5 @@
 import type { Clock } from '../core/index.js';
-import { flattenEvent, setPath, type FlatEvent, type FlatValue } from './flatten-event.js';
-import { parseJsonText } from './parse-json-text.js';
+import { flattenEvent, flattenEventInto, setPath, type FlatEvent, type FlatValue } from './flatten-event.js';
 import { pickEventTime } from './pick-event-time.js';
 import { valuesText } from './values-text.js';
 
@@ -32,20 +31,41 @@ export function buildPendingRow(
 }
 
 /**
- * The user columns stored for an event from its raw text: exactly what `buildPendingRow` wrote
- * (the raw text of every stored event is a JSON object). Searches rebuild returned events from
- * `raw` with it, which is far cheaper than reading the JSON column back (docs/benchmarks.md).
+ * The user columns stored for an event, from its raw text parsed exactly (`parseJsonText`):
+ * exactly what `buildPendingRow` wrote (anything but an object has none). Searches rebuild
+ * returned events from `raw` this way (through `addStoredColumns`), which is far cheaper than
+ * reading the JSON column back (docs/benchmarks.md).
  */
-export function storedColumns(rawJson: string): FlatEvent {
-  const parsed = parseJsonText(rawJson);
-  return parsed.ok ? storedColumnsOf(parsed.value) : { attrs: {}, nullPaths: [] };
-}
-
-/** `storedColumns` of a raw text already parsed exactly (`parseJsonText`); anything but an object has none. */
 export function storedColumnsOf(event: unknown): FlatEvent {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return { attrs: {}, nullPaths: [] };
   const object = event as Record<string, unknown>;
   return withoutReservedPaths(object, flattenEvent(object));
+}
+
+/**
+ * Adds an event's stored columns to `row` after what it holds: the values in flattening order,
+ * then the paths that held null, as null; the same columns in the same order as `storedColumnsOf`
+ * gives them (attrs, then null paths), without building them apart first. Search decodes every
+ * returned event this way, a thousand per page. Reserved paths get no column, as in storage.
+ */
+export function addStoredColumns(row: Record<string, FlatValue | null>, event: unknown): void {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return;
+  const object = event as Record<string, unknown>;
+  if (hasReservedTopKey(object)) {
+    const { attrs, nullPaths } = storedColumnsOf(object);
+    for (const path in attrs) setPath(row, path, attrs[path] as FlatValue);
+    for (const path of nullPaths) if (!(path in row)) setPath(row, path, null);
+    return;
+  }
+  const existing = new Set(Object.keys(row));
+  if (!flattenEventInto(object, row)) return;
+  // Null paths go last, in their order: deleting and adding a key moves it to the end.
+  const nullPaths: string[] = [];
+  for (const path in row) if (row[path] === null && !existing.has(path)) nullPaths.push(path);
+  for (const path of nullPaths) {
+    delete row[path];
+    setPath(row, path, null);
+  }
 }
 
 function withoutReservedPaths(event: Record<string, unknown>, flat: FlatEvent): FlatEvent {

@@ -23,10 +23,8 @@ export const maxFlattenDepth = 100;
  * that is a prefix of another (`a` and `a.b`) is kept: they are distinct columns.
  */
 export function flattenEvent(event: Record<string, unknown>): FlatEvent {
-  const flattener = new Flattener();
-  flattener.object(event, '', 0);
-  const out = flattener.out;
-  if (!flattener.hasNull) return { attrs: out as Record<string, FlatValue>, nullPaths: [] };
+  const out: Record<string, FlatValue | null> = {};
+  if (!flattenEventInto(event, out)) return { attrs: out as Record<string, FlatValue>, nullPaths: [] };
   const attrs: Record<string, FlatValue> = {};
   const nullPaths: string[] = [];
   for (const path in out) {
@@ -37,9 +35,20 @@ export function flattenEvent(event: Record<string, unknown>): FlatEvent {
   return { attrs, nullPaths };
 }
 
+/**
+ * Flattens into `out` after what it holds: each path once, in flattening order, null for a JSON
+ * null (`flattenEvent` then splits those off). Returns whether any path ended up null.
+ */
+export function flattenEventInto(event: Record<string, unknown>, out: Record<string, FlatValue | null>): boolean {
+  const flattener = new Flattener(out);
+  flattener.object(event, '', 0);
+  return flattener.hasNull;
+}
+
 class Flattener {
-  readonly out: Record<string, FlatValue | null> = {};
   hasNull = false;
+
+  constructor(readonly out: Record<string, FlatValue | null>) {}
 
   object(obj: Record<string, unknown>, prefix: string, depth: number): void {
     if (depth > maxFlattenDepth) throw new IngestError(`event nested deeper than ${maxFlattenDepth} levels`);

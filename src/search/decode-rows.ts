@@ -3,7 +3,7 @@
  * flattened columns and system columns (D4, D28); tables get one value per column.
  */
 import type { CompiledOutput, TableValue } from '../query/index.js';
-import { storedColumns, storedColumnsOf } from '../ingest/index.js';
+import { addStoredColumns, parseJsonText } from '../ingest/index.js';
 import { formatEventDatetime } from '../query/index.js';
 
 /** A decoded result row; null-prototype, so any column name is an ordinary key. */
@@ -55,9 +55,7 @@ function decodeEvent(row: RawEventRow, ops: Extract<CompiledOutput, { kind: 'eve
   const tsNs = BigInt(row.row_time_ns);
   const columns: ResultRow = Object.create(null) as ResultRow;
   columns['@svc.datetime'] = formatEventDatetime(tsNs);
-  const stored = typeof row.row_raw === 'string' ? storedColumns(row.row_raw) : storedColumnsOf(row.row_raw);
-  for (const path in stored.attrs) columns[path] = stored.attrs[path] as TableValue;
-  for (const path of stored.nullPaths) if (!(path in columns)) columns[path] = null;
+  addStoredColumns(columns, typeof row.row_raw === 'string' ? parsedRaw(row.row_raw) : row.row_raw);
   columns['@svc.time_ns'] = row.row_time_ns;
   columns['@svc.source_type'] = row.row_source_type;
   columns['@index'] = indexNames.get(row.row_index_id) ?? null;
@@ -67,6 +65,12 @@ function decodeEvent(row: RawEventRow, ops: Extract<CompiledOutput, { kind: 'eve
     else columns[op.name] = pick(row[op.s], row[op.n]);
   }
   return { rowId: { t: row.row_time_ns, s: row.row_seq }, columns };
+}
+
+// A raw text read apart (an answer that was not one JSON document): parsed exactly, or no columns.
+function parsedRaw(text: string): unknown {
+  const parsed = parseJsonText(text);
+  return parsed.ok ? parsed.value : null;
 }
 
 function pick(s: unknown, n: unknown): TableValue {
