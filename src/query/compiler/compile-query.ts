@@ -53,17 +53,21 @@ export interface CompiledQuery {
 // Int64 results (counts, sums) must print as numbers: quoted, they would read back as strings.
 export const querySettings = { output_format_json_quote_64bit_integers: 0 } as const;
 
-/** What a raw-event statement selects of each event (search's decodeRows reads these names). */
-export const eventRowColumns = [
-  'toString(toUnixTimestamp64Nano(ts)) AS row_time_ns',
-  'toString(seq) AS row_seq',
-  'idx AS row_index_id',
-  'source_type AS row_source_type',
-  'raw AS row_raw',
+// What a raw-event statement selects of each event, by the name search's decodeRows reads it;
+// `row_raw` holds the event's stored JSON text.
+const eventRowSelect = [
+  ['toString(toUnixTimestamp64Nano(ts))', 'row_time_ns'],
+  ['toString(seq)', 'row_seq'],
+  ['idx', 'row_index_id'],
+  ['source_type', 'row_source_type'],
+  ['raw', 'row_raw'],
 ] as const;
 
-/** The names `eventRowColumns` gives its columns, in order; `row_raw` holds the event's stored JSON text. */
-export const eventRowAliases = eventRowColumns.map((column) => column.slice(column.lastIndexOf(' AS ') + 4));
+/** What a raw-event statement selects of each event (`expr AS name`). */
+export const eventRowColumns = eventRowSelect.map(([expr, name]) => `${expr} AS ${name}`);
+
+/** The names of `eventRowColumns`, in order: the first columns of every raw-event answer. */
+export const eventRowAliases = eventRowSelect.map(([, name]) => name);
 
 /** Default and maximum row counts of `head` / `tail` (D25). */
 export const defaultHeadRows = 10;
