@@ -57,11 +57,13 @@ export function addStoredColumns(row: Record<string, FlatValue | null>, event: u
     for (const path of nullPaths) if (!(path in row)) setPath(row, path, null);
     return;
   }
-  const existing = new Set(Object.keys(row));
+  // Nulls the row already held stay where they are (the caller's columns hold none in practice).
+  const heldNull: string[] = [];
+  for (const path in row) if (row[path] === null) heldNull.push(path);
   if (!flattenEventInto(object, row)) return;
   // Null paths go last, in their order: deleting and adding a key moves it to the end.
   const nullPaths: string[] = [];
-  for (const path in row) if (row[path] === null && !existing.has(path)) nullPaths.push(path);
+  for (const path in row) if (row[path] === null && !heldNull.includes(path)) nullPaths.push(path);
   for (const path of nullPaths) {
     delete row[path];
     setPath(row, path, null);
