@@ -78,14 +78,18 @@ export class FieldCatalogCache implements FieldCatalogSource {
     };
   }
 
+  typesUsable(tenant: string, fromMs: number, toMs: number): boolean {
+    return !this.writes.has(tenant) && catalogDaysExact(fromMs, toMs);
+  }
+
   /** Column paths seen in these indexes over the days of [fromMs, toMs), with their types when trusted. */
   async fields(tenant: string, indexIds: readonly string[], fromMs: number, toMs: number): Promise<CatalogFields> {
     const generation = this.generations.get(tenant) ?? 0;
     // The days the engine reads: toMs is exclusive, so its last day is that of toMs - 1 ms.
     const key = JSON.stringify([tenant, generation, indexIds, Math.floor(fromMs / dayMs), Math.floor((toMs - 1) / dayMs)]);
     const fields = await this.fresh(key, async () => catalogFields(await this.engine.fieldCatalog(tenant, indexIds, fromMs, toMs)));
-    const settled = !this.writes.has(tenant) && (this.generations.get(tenant) ?? 0) === generation;
-    return settled && catalogDaysExact(fromMs, toMs) ? fields : { paths: fields.paths, types: null };
+    const settled = (this.generations.get(tenant) ?? 0) === generation;
+    return settled && this.typesUsable(tenant, fromMs, toMs) ? fields : { paths: fields.paths, types: null };
   }
 
   private fresh(key: string, load: () => Promise<Catalog>): Promise<Catalog> {

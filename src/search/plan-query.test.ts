@@ -7,13 +7,14 @@ const startNs = 1_763_683_200_000_000_000n; // 2025-11-21T00:00:00Z
 const endNs = startNs + 3_600_000_000_000n;
 
 /** A catalog with `n` stored only as Int64 and `s` only as String; it records every read. */
-function fakeCatalog(types: CatalogFields['types'] = new Map([['n', ['Int64']], ['s', ['String']]])) {
+function fakeCatalog(types: CatalogFields['types'] = new Map([['n', ['Int64']], ['s', ['String']]]), usable = true) {
   const reads: { fromMs: number; toMs: number }[] = [];
   const source: FieldCatalogSource = {
     fields: async (_tenant, _ids, fromMs, toMs) => {
       reads.push({ fromMs, toMs });
       return { paths: ['n', 's'], types };
     },
+    typesUsable: () => usable,
   };
   return { source, reads };
 }
@@ -51,6 +52,15 @@ describe('planQuery and the field catalog', () => {
     const wildcard = await plan('*: x | table(n)', catalog.source, { useFieldTypes: true });
     expect(catalog.reads).toHaveLength(1);
     expect(wildcard.compiled.sql).toContain('attrs.`n`.:String');
+  });
+
+  it('skips the catalog read of an aggregation when its types could not be used (a write in flight), unless wildcards need it', async () => {
+    const catalog = fakeCatalog(undefined, false);
+    const { compiled } = await plan('s: x | stats count() by n', catalog.source, { useFieldTypes: true });
+    expect(catalog.reads).toHaveLength(0);
+    expect(compiled.sql).toContain('coalesce(toFloat64(attrs.`n`.:Int64), attrs.`n`.:Float64)');
+    await plan('*: x | stats count() by n', catalog.source, { useFieldTypes: true });
+    expect(catalog.reads).toHaveLength(1);
   });
 
   it('asks for whole milliseconds covering the range, so its catalog days hold every event in it', async () => {

@@ -51,6 +51,12 @@ export interface CatalogFields {
 /** Where planning reads the field catalog (the search service's FieldCatalogCache). */
 export interface FieldCatalogSource {
   fields(tenant: string, indexIds: readonly string[], fromMs: number, toMs: number): Promise<CatalogFields>;
+  /**
+   * Whether a read now could give types at all (false while the tenant's events are being
+   * written, or for a range the catalog cannot name): an aggregation that needs the catalog only
+   * for its types then skips the read.
+   */
+  typesUsable(tenant: string, fromMs: number, toMs: number): boolean;
 }
 
 const noFields: CatalogFields = { paths: [], types: null };
@@ -65,7 +71,7 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
   const toMs = Number(-floorDiv(-request.endNs, 1_000_000n));
   // The catalog is read for column-name wildcards and for aggregations that may use its types;
   // other queries (most event searches, and rule windows) skip it.
-  const typed = request.useFieldTypes === true && hasAggregation(parsed.query);
+  const typed = request.useFieldTypes === true && hasAggregation(parsed.query) && catalog.typesUsable(request.tenant, fromMs, toMs);
   const fields = typed || needsFieldCatalog(parsed.query) ? await catalog.fields(request.tenant, ids, fromMs, toMs) : noFields;
   const fieldTypes = typed ? fields.types : null;
   const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths: fields.paths, ...(fieldTypes ? { fieldTypes } : {}) });
