@@ -32,6 +32,28 @@ export interface EventRowInput {
   readonly searchText: string;
 }
 
+/** Event times from `minTsNs` to `maxTsNs`, both included, in nanoseconds since the epoch. */
+export interface TimeSpan {
+  readonly minTsNs: bigint;
+  readonly maxTsNs: bigint;
+}
+
+/** The span of the event times a batch writes to one index. */
+export interface TimeExtent extends TimeSpan {
+  readonly tenant: string;
+  readonly indexId: string;
+}
+
+/**
+ * Rows encoded by `encodeEventRow`, and for each index they write to, the span of their times
+ * (`timeExtentsOf` builds them). Every row's time must fall in its index's extent: queries leave
+ * out time bounds that the extents show to hold every event.
+ */
+export interface EventBatch {
+  readonly rows: readonly string[];
+  readonly extents: readonly TimeExtent[];
+}
+
 /** Options of the chDB adapter's constructor (src/engine/chdb). */
 export interface ChdbEngineOptions {
   /** Data directory of the embedded engine, e.g. `./data/engine`. */
@@ -113,8 +135,18 @@ export interface Engine {
   init(): Promise<void>;
   /** Serializes one event for `insertEvents`; ingest builds batches of these strings. */
   encodeEventRow(row: EventRowInput): string;
-  /** Writes encoded rows durably (fsync) before resolving. One call is one atomic insert. */
-  insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }>;
+  /**
+   * Writes encoded rows durably (fsync) before resolving. One call is one atomic insert of the
+   * rows; the batch's time extents are recorded first (`writtenTimeSpan`).
+   */
+  insertEvents(batch: EventBatch): Promise<{ rows: number }>;
+  /**
+   * A span `[minTsNs, maxTsNs]` that holds the time of every event ever written to these indexes
+   * (null: none was). It never narrows: deleted events leave it as wide as it was. A batch's
+   * times count from before the batch is written, so a statement that finds the span unchanged
+   * after it ran saw no event outside it.
+   */
+  writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null>;
   /** Runs a SELECT and returns all rows (JSON-typed: 64-bit integers come back as strings). */
   query<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
   /**

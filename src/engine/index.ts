@@ -8,6 +8,7 @@
  */
 export type * from './engine.js';
 export { catalogDaysExact } from './catalog-days.js';
+export { timeExtentsOf } from './time-extents.js';
 export {
   createSchemaStatements,
   createVersionTableStatement,

@@ -11,6 +11,7 @@ describe('schema template', () => {
       'field_catalog_mv',
       'event_minutes',
       'event_minutes_mv',
+      'time_extents',
     ]);
     expect(statements.join('\n')).not.toMatch(/\{\{|ON CLUSTER|Replicated/);
     expect(statements[1]).toContain('ENGINE = MergeTree\n');
@@ -27,6 +28,7 @@ describe('schema template', () => {
     for (const statement of cluster) expect(statement).toMatch(/^CREATE [A-Z ]+ IF NOT EXISTS \w+ ON CLUSTER `events` /);
     expect(cluster[1]).toContain('ENGINE = ReplicatedMergeTree\n');
     expect(cluster[2]).toContain('ENGINE = ReplicatedSummingMergeTree\n');
+    expect(cluster.at(-1)).toContain('ENGINE = ReplicatedAggregatingMergeTree\n');
     // Apart from the placeholders, the statements are identical.
     const normalize = (s: string) => s.replace(' ON CLUSTER `events`', '').replace(/Replicated/g, '');
     expect(cluster.map(normalize)).toEqual(single);
@@ -41,7 +43,7 @@ describe('schema template', () => {
   it('later migrations are idempotent, so a fresh store that already has their shape passes through', () => {
     for (const statement of schemaMigrations().slice(1).flatMap((m) => m.statements)) {
       expect(statement).toMatch(
-        /^(ALTER TABLE \w+ (ADD|DROP) (COLUMN|INDEX) IF (NOT )?EXISTS |ALTER TABLE logs MODIFY SETTING |ALTER TABLE logs MODIFY COLUMN raw String |ALTER TABLE logs MODIFY COLUMN ts CODEC\(Delta, LZ4\), MODIFY COLUMN seq CODEC\(Delta, LZ4\), MODIFY COLUMN search_text CODEC\(LZ4\), MODIFY COLUMN attrs CODEC\(LZ4\)$|ALTER TABLE logs MATERIALIZE INDEX \w+ SETTINGS mutations_sync = 0$|CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS |TRUNCATE TABLE IF EXISTS event_minutes$|INSERT INTO event_minutes SELECT )/,
+        /^(ALTER TABLE \w+ (ADD|DROP) (COLUMN|INDEX) IF (NOT )?EXISTS |ALTER TABLE logs MODIFY SETTING |ALTER TABLE logs MODIFY COLUMN raw String |ALTER TABLE logs MODIFY COLUMN ts CODEC\(Delta, LZ4\), MODIFY COLUMN seq CODEC\(Delta, LZ4\), MODIFY COLUMN search_text CODEC\(LZ4\), MODIFY COLUMN attrs CODEC\(LZ4\)$|ALTER TABLE logs MATERIALIZE INDEX \w+ SETTINGS mutations_sync = 0$|CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS |TRUNCATE TABLE IF EXISTS event_minutes$|INSERT INTO (event_minutes|time_extents) SELECT )/,
       );
     }
   });

@@ -15,7 +15,7 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 6;
+export const schemaVersion = 7;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
 // - min_level_for_wide_part = 1: a wide part opens one compression stream per JSON sub-column
@@ -87,6 +87,18 @@ SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS
 FROM logs
 GROUP BY tenant, idx, minute`;
 
+// time_extents: per (tenant, index), a span holding every event time written (time-extents.ts).
+// Each insert adds its batch's row before writing the events; merges keep one row per index.
+// fsync like logs, so the row is on disk before the events it covers are.
+const timeExtentsTable = `CREATE TABLE IF NOT EXISTS time_extents{{onCluster}} (
+  tenant LowCardinality(String),
+  idx LowCardinality(String),
+  min_ts SimpleAggregateFunction(min, DateTime64(9, 'UTC')),
+  max_ts SimpleAggregateFunction(max, DateTime64(9, 'UTC'))
+) ENGINE = {{aggregatingMergeTree}}
+ORDER BY (tenant, idx)
+SETTINGS fsync_after_insert = 1, fsync_part_directory = 1`;
+
 const tablesTemplate = [
   `CREATE TABLE IF NOT EXISTS logs{{onCluster}} (
   tenant LowCardinality(String),
@@ -125,6 +137,7 @@ ARRAY JOIN arrayConcat(
 GROUP BY tenant, idx, day, path, type`,
   eventMinutesTable,
   eventMinutesView,
+  timeExtentsTable,
 ] as const;
 
 /** Renders the schema DDL, in creation order (the version table first). */
@@ -143,6 +156,7 @@ function render(statement: string, options: SchemaOptions): string {
     onCluster: options.onCluster === undefined ? '' : ` ON CLUSTER ${sqlIdentifier(options.onCluster)}`,
     mergeTree: engine === 'MergeTree' ? 'MergeTree' : 'ReplicatedMergeTree',
     summingMergeTree: engine === 'MergeTree' ? 'SummingMergeTree' : 'ReplicatedSummingMergeTree',
+    aggregatingMergeTree: engine === 'MergeTree' ? 'AggregatingMergeTree' : 'ReplicatedAggregatingMergeTree',
   };
   return statement.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = values[name];
@@ -207,6 +221,14 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
       statements: [
         render(`ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs).map(([column, codec]) => `MODIFY COLUMN ${column} ${codec}`).join(', ')}`, options),
       ],
+    },
+    // v7 keeps each index's time extents, filled here from the stored events (min and max: a
+    // step repeated after a crash adds the same extents again; migrations run before any insert).
+    {
+      version: 7,
+      statements: [timeExtentsTable, 'INSERT INTO time_extents SELECT tenant, idx, min(ts), max(ts) FROM logs GROUP BY tenant, idx'].map((statement) =>
+        render(statement, options),
+      ),
     },
   ];
 }

@@ -1,5 +1,5 @@
 import { EngineError, type Logger } from '../core/index.js';
-import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats } from './engine.js';
+import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, TimeExtent, TimeSpan } from './engine.js';
 import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
 import { catalogDaysExact } from './catalog-days.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
@@ -82,6 +82,27 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
     return result.rows.map((row) => ({ path: row.path, types: row.types, rows: Number(row.rows) }));
   }
 
+  /** Records the extents of a batch about to be written (before it is: see Engine.writtenTimeSpan). */
+  async widenTimeExtents(extents: readonly TimeExtent[]): Promise<void> {
+    if (extents.length === 0) return;
+    const rows = extents.map(
+      (e) => `SELECT ${sqlString(e.tenant)}, ${sqlString(e.indexId)}, ${sqlTimestampNs(e.minTsNs)}, ${sqlTimestampNs(e.maxTsNs)}`,
+    );
+    await this.runner.exec(`INSERT INTO time_extents (tenant, idx, min_ts, max_ts) ${rows.join(' UNION ALL ')}`);
+  }
+
+  /** The span of every event time written to these indexes, or null when none was (time_extents). */
+  async writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null> {
+    if (indexIds.length === 0) return null;
+    const result = await this.runner.query<{ n: string; min_ns: string; max_ns: string }>(
+      `SELECT count() AS n, toString(toUnixTimestamp64Nano(min(min_ts))) AS min_ns, toString(toUnixTimestamp64Nano(max(max_ts))) AS max_ns
+FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)}`,
+    );
+    const row = result.rows[0];
+    if (!row || Number(row.n) === 0) return null;
+    return { minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) };
+  }
+
   /** Row count and time span of each requested index (zero and nulls for an empty one). */
   async indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
     if (indexIds.length === 0) return [];
@@ -104,6 +125,7 @@ FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexId
     await this.runner.exec(`DELETE FROM logs WHERE ${where}`);
     await this.runner.exec(`DELETE FROM field_catalog WHERE ${where}`);
     await this.runner.exec(`DELETE FROM event_minutes WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM time_extents WHERE ${where}`);
   }
 
   /**

@@ -61,8 +61,12 @@ export class BatchWriter {
     const { engine } = this.deps;
     const { tenant, indexId, sourceType } = this.scope;
     const encoded = new Array<string>(rows.length);
+    let minTsNs = (rows[0] as PendingRow).tsNs;
+    let maxTsNs = minTsNs;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] as PendingRow;
+      if (r.tsNs < minTsNs) minTsNs = r.tsNs;
+      if (r.tsNs > maxTsNs) maxTsNs = r.tsNs;
       const row: EventRowInput = {
         tenant,
         indexId,
@@ -79,7 +83,7 @@ export class BatchWriter {
     }
     await this.drain();
     // the rejection is captured at once: nobody awaits this promise until the next flush
-    this.inFlight = engine.insertEvents(encoded).then(
+    this.inFlight = engine.insertEvents({ rows: encoded, extents: [{ tenant, indexId, minTsNs, maxTsNs }] }).then(
       (result) => {
         this.ingested += result.rows;
         this.onWritten();

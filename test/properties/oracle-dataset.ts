@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { ChdbEngine } from '../../src/engine/chdb/index.js';
-import type { Engine } from '../../src/engine/index.js';
+import { timeExtentsOf, type Engine } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
 import type { EvalEvent, FieldTypes, IndexInfo } from '../../src/query/index.js';
@@ -87,7 +87,7 @@ export async function buildOracleDataset(engine: Engine, tenant: string, indexes
       }),
     );
   });
-  await engine.insertEvents(rows);
+  await engine.insertEvents({ rows, extents: timeExtentsOf(events.map((event) => ({ tenant, ...event }))) });
   const ids = indexes.map((index) => index.id);
   const catalog = await engine.fieldCatalog(tenant, ids);
   // The range starts 1 ns before midnight, so the types come from a catalog read over two days.

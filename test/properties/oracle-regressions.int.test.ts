@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEngine } from '../../src/engine/chdb/index.js';
+import { timeExtentsOf } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
 import { analyzeQuery, compileQuery, evaluateQuery, parseQueryOrThrow, type EvalEvent, type IndexInfo, type TableValue } from '../../src/query/index.js';
@@ -48,7 +49,7 @@ async function both(objects: readonly Record<string, unknown>[], text: string): 
       searchText: valuesText(flat.attrs),
     });
   });
-  if (rows.length > 0) await engine.insertEvents(rows);
+  if (rows.length > 0) await engine.insertEvents({ rows, extents: timeExtentsOf(events.map((event) => ({ tenant, ...event }))) });
   const query = parseQueryOrThrow(text);
   const catalog = await engine.fieldCatalog(tenant, ['i-main']);
   const analyzed = analyzeQuery(query, { indexes, fieldPaths: catalog.map((f) => f.path) }).analyzed;

@@ -23,8 +23,7 @@ export class ChdbEngine extends TableBackedEngine {
     this.runner = new SessionRunner(options.path, Math.max(1, options.poolSize ?? 4), logger);
   }
 
-  async insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }> {
-    if (encodedRows.length === 0) return { rows: 0 };
+  protected async insertRows(encodedRows: readonly string[]): Promise<void> {
     const tag = newQueryTag();
     // Durability comes from the table (fsync_after_insert, fsync_part_directory): the promise
     // settles after the part is on disk.
@@ -33,7 +32,6 @@ export class ChdbEngine extends TableBackedEngine {
     await this.runner.run('inserting events', tag, 'write', undefined, (session) =>
       session.insert({ table: 'logs', values, format: 'JSONEachRow', settings }),
     );
-    return { rows: encodedRows.length };
   }
 
   protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {

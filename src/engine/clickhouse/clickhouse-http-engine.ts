@@ -43,11 +43,9 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
     };
   }
 
-  async insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }> {
-    if (encodedRows.length === 0) return { rows: 0 };
+  protected async insertRows(encodedRows: readonly string[]): Promise<void> {
     const settings: Record<string, SettingValue> = { ...eventInsertSettings, log_comment: newQueryTag(), wait_end_of_query: 1, async_insert: 0 };
     await this.send('inserting events', 'INSERT INTO logs FORMAT JSONEachRow', { settings, body: encodedRows.join('\n') });
-    return { rows: encodedRows.length };
   }
 
   protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {

@@ -7,6 +7,7 @@ import { describeCatalogContract } from './catalog-contract.js';
 import { describeDeletionContract } from './deletion-contract.js';
 import { describeEventAnswerContract } from './event-answer-contract.js';
 import { describeRoundTripContract } from './round-trip-contract.js';
+import { describeTimeExtentsContract } from './time-extents-contract.js';
 import { describeWordIndexContract } from './word-index-contract.js';
 
 /**
@@ -64,5 +65,6 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
     describeCatalogContract(current);
     describeDeletionContract(current);
     describeWordIndexContract(current);
+    describeTimeExtentsContract(current);
   });
 }

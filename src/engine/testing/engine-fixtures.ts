@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine, EventRowInput } from '../engine.js';
+import { timeExtentsOf } from '../time-extents.js';
 import { sqlString } from '../../core/index.js';
 
 /** A tenant no other test uses, so tests sharing one engine never see each other's rows. */
@@ -40,7 +41,7 @@ function leafTexts(value: unknown): string[] {
 
 /** Encodes and inserts events in one batch. */
 export async function insert(engine: Engine, events: readonly EventRowInput[]): Promise<void> {
-  await engine.insertEvents(events.map((event) => engine.encodeEventRow(event)));
+  await engine.insertEvents({ rows: events.map((event) => engine.encodeEventRow(event)), extents: timeExtentsOf(events) });
 }
 
 /** How many events a tenant (and optionally one index) holds. */

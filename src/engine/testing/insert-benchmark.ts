@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ChdbEngine } from '../chdb/chdb-engine.js';
 import type { EventRowInput } from '../engine.js';
+import { timeExtentsOf } from '../time-extents.js';
 
 const eventTypes = 14;
 const fieldsPerType = 20;
@@ -97,10 +98,12 @@ async function main(): Promise<void> {
     let insertCpuUs = 0;
     for (let offset = 0; offset < rows; offset += batch) {
       const t0 = performance.now();
-      const lines = events.slice(offset, offset + batch).map((event) => engine.encodeEventRow(event));
+      const slice = events.slice(offset, offset + batch);
+      const lines = slice.map((event) => engine.encodeEventRow(event));
+      const extents = timeExtentsOf(slice);
       const t1 = performance.now();
       const cpu = process.cpuUsage();
-      await engine.insertEvents(lines);
+      await engine.insertEvents({ rows: lines, extents });
       const used = process.cpuUsage(cpu);
       insertCpuUs += used.user + used.system;
       insertMs += performance.now() - t1;

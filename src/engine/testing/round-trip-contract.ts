@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError, ErrorCodes } from '../../core/index.js';
 import type { Engine } from '../engine.js';
+import { timeExtentsOf } from '../time-extents.js';
 import { sqlIdentifier, sqlString } from '../../core/index.js';
 import { anEvent, countEvents, eventually, insert, uniqueTenant } from './engine-fixtures.js';
 
@@ -87,9 +88,11 @@ FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`,
 
     it('rejects a batch the engine cannot store as engine_failure and writes none of it', async () => {
       const tenant = uniqueTenant();
-      const good = engine().encodeEventRow(anEvent({ tenant }));
-      const duplicatePath = engine().encodeEventRow(anEvent({ tenant, attrsJson: '{"a":1,"a":2}' }));
-      const error = await engine().insertEvents([good, duplicatePath]).catch((e: unknown) => e);
+      const events = [anEvent({ tenant }), anEvent({ tenant, attrsJson: '{"a":1,"a":2}' })];
+      const batch = { rows: events.map((event) => engine().encodeEventRow(event)), extents: timeExtentsOf(events) };
+      const error = await engine()
+        .insertEvents(batch)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EngineError);
       expect((error as EngineError).code).toBe(ErrorCodes.engineFailure);
       expect((error as EngineError).message).toMatch(/^inserting events: .*Duplicate path/s);
@@ -97,7 +100,7 @@ FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`,
     });
 
     it('an empty batch writes nothing', async () => {
-      await expect(engine().insertEvents([])).resolves.toEqual({ rows: 0 });
+      await expect(engine().insertEvents({ rows: [], extents: [] })).resolves.toEqual({ rows: 0 });
     });
   });
 

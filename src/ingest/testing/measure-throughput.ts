@@ -64,7 +64,7 @@ async function stream(): Promise<{ events: number; ms: number; bytes: number }> 
     createReadStream(file, { highWaterMark: 1 << 20 }),
     { tenantId: 't', indexId: 'i', timestampFields: defaultTimestampFields, sourceType: 'custom:generic' },
     {
-      engine: { encodeEventRow: encode, insertEvents: async (rows) => ({ rows: rows.length }) },
+      engine: { encodeEventRow: encode, insertEvents: async (batch) => ({ rows: batch.rows.length }) },
       reserveSequence: async (count) => {
         const first = next;
         next += BigInt(count);

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../core/index.js';
-import type { Engine, EventRowInput } from '../../engine/index.js';
+import type { Engine, EventBatch, EventRowInput } from '../../engine/index.js';
 import type { IngestDependencies } from '../ingest-types.js';
 
 /** A row as the test double stores it: bigints as decimal strings so rows compare with toEqual. */
@@ -8,6 +8,7 @@ export type StoredRow = Omit<EventRowInput, 'tsNs' | 'seq'> & { readonly tsNs: s
 /**
  * An in-memory stand-in for the engine's writing half: encodes rows as JSON text, records each
  * insert as a batch, counts inserts running at once, and can be told to be slow or to fail.
+ * An insert whose time extents do not hold each row's time (the Engine contract) fails.
  */
 export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'insertEvents'> {
   readonly batches: StoredRow[][] = [];
@@ -23,15 +24,22 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
     return JSON.stringify({ ...row, tsNs: row.tsNs.toString(), seq: row.seq.toString() });
   }
 
-  async insertEvents(encodedRows: readonly string[]): Promise<{ rows: number }> {
+  async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
     const insert = ++this.inserts;
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.failOnInsert.has(insert)) throw new Error(`insert ${insert} failed`);
-      this.batches.push(encodedRows.map((text) => JSON.parse(text) as StoredRow));
-      return { rows: encodedRows.length };
+      const rows = batch.rows.map((text) => JSON.parse(text) as StoredRow);
+      for (const row of rows) {
+        const held = batch.extents.some(
+          (e) => e.tenant === row.tenant && e.indexId === row.indexId && e.minTsNs <= BigInt(row.tsNs) && BigInt(row.tsNs) <= e.maxTsNs,
+        );
+        if (!held) throw new Error(`insert ${insert}: no time extent holds the row at ${row.tsNs} of index ${row.indexId}`);
+      }
+      this.batches.push(rows);
+      return { rows: rows.length };
     } finally {
       this.inFlight--;
     }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../engine.js';
+import { anEvent, insert, ns, uniqueTenant } from './engine-fixtures.js';
+
+/** The time extents inserts record and writtenTimeSpan reads (time-extents.ts). */
+export function describeTimeExtentsContract(engine: () => Engine): void {
+  describe('time extents', () => {
+    it('span every event time written to the indexes asked for, per tenant, to the nanosecond', async () => {
+      const tenant = uniqueTenant();
+      const other = uniqueTenant();
+      expect(await engine().writtenTimeSpan(tenant, ['a'])).toBeNull();
+      await insert(engine(), [
+        anEvent({ tenant, indexId: 'a', tsNs: ns('2024-05-10T08:00:00.000000007Z') }),
+        anEvent({ tenant, indexId: 'a', tsNs: ns('2024-05-09T08:00:00.000000003Z') }),
+        anEvent({ tenant, indexId: 'b', tsNs: ns('2024-06-01T00:00:00Z') }),
+        anEvent({ tenant: other, indexId: 'a', tsNs: ns('1999-01-01T00:00:00Z') }),
+      ]);
+      expect(await engine().writtenTimeSpan(tenant, ['a'])).toEqual({ minTsNs: ns('2024-05-09T08:00:00.000000003Z'), maxTsNs: ns('2024-05-10T08:00:00.000000007Z') });
+      expect(await engine().writtenTimeSpan(tenant, ['a', 'b'])).toEqual({ minTsNs: ns('2024-05-09T08:00:00.000000003Z'), maxTsNs: ns('2024-06-01T00:00:00Z') });
+      expect(await engine().writtenTimeSpan(tenant, ['c'])).toBeNull();
+      expect(await engine().writtenTimeSpan(tenant, [])).toBeNull();
+    });
+
+    it('only widen: a later batch inside the span changes nothing, one outside widens it, retention leaves it', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('2024-05-10T00:00:00Z') }), anEvent({ tenant, tsNs: ns('2024-05-12T00:00:00Z') })]);
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('2024-05-11T00:00:00Z') })]);
+      expect(await engine().writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: ns('2024-05-10T00:00:00Z'), maxTsNs: ns('2024-05-12T00:00:00Z') });
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('1969-12-31T23:59:59.5Z') })]);
+      await engine().deleteEventsBefore(tenant, 'main', ns('2024-05-11T00:00:00Z'));
+      expect(await engine().writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: ns('1969-12-31T23:59:59.5Z'), maxTsNs: ns('2024-05-12T00:00:00Z') });
+    });
+
+    it('a store upgraded from schema 6 gets the extents of the events it holds', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('2024-05-10T00:00:00.25Z') }), anEvent({ tenant, indexId: 'b', tsNs: ns('2024-05-12T00:00:00Z') })]);
+      // Schema 6 had no time_extents: every event was written without one.
+      await engine().exec('DROP TABLE time_extents');
+      await engine().exec('DELETE FROM vigil_schema WHERE version > 6');
+      await engine().init();
+      expect(await engine().writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: ns('2024-05-10T00:00:00.25Z'), maxTsNs: ns('2024-05-10T00:00:00.25Z') });
+      expect(await engine().writtenTimeSpan(tenant, ['main', 'b'])).toEqual({ minTsNs: ns('2024-05-10T00:00:00.25Z'), maxTsNs: ns('2024-05-12T00:00:00Z') });
+    });
+
+    it('go with a deleted index', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant, indexId: 'gone' }), anEvent({ tenant, indexId: 'kept' })]);
+      await engine().deleteIndexEvents(tenant, 'gone');
+      expect(await engine().writtenTimeSpan(tenant, ['gone'])).toBeNull();
+      expect(await engine().writtenTimeSpan(tenant, ['kept'])).not.toBeNull();
+    });
+
+    it('are recorded before the events: a batch the engine refuses still widens them (wider is safe)', async () => {
+      const tenant = uniqueTenant();
+      const bad = anEvent({ tenant, tsNs: ns('2030-01-01T00:00:00Z'), attrsJson: '{"a":1,"a":2}' });
+      await expect(insert(engine(), [bad])).rejects.toThrow(/Duplicate path/);
+      expect(await engine().writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: bad.tsNs, maxTsNs: bad.tsNs });
+    });
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * Time extents: per index, a span that holds every event time ever written to it. Inserts widen
+ * them before they write (TableBackedEngine.insertEvents), so a query whose range holds an
+ * index's whole span can leave out the time bounds, which cost every aggregation over a whole
+ * index a read and a comparison of each event's `ts` (docs/engine.md).
+ */
+import type { EventRowInput, TimeExtent } from './engine.js';
+
+/** The extents of some events' times, one per (tenant, index). */
+export function timeExtentsOf(rows: Iterable<Pick<EventRowInput, 'tenant' | 'indexId' | 'tsNs'>>): TimeExtent[] {
+  const extents = new Map<string, { tenant: string; indexId: string; minTsNs: bigint; maxTsNs: bigint }>();
+  for (const { tenant, indexId, tsNs } of rows) {
+    const key = `${tenant}\u0000${indexId}`;
+    const extent = extents.get(key);
+    if (extent === undefined) extents.set(key, { tenant, indexId, minTsNs: tsNs, maxTsNs: tsNs });
+    else {
+      if (tsNs < extent.minTsNs) extent.minTsNs = tsNs;
+      if (tsNs > extent.maxTsNs) extent.maxTsNs = tsNs;
+    }
+  }
+  return [...extents.values()];
+}
