@@ -204,15 +204,30 @@ export class QueryRun {
     return full || this.rows.length >= this.request.maxRows;
   }
 
+  /**
+   * An aggregation (or `head`/`tail`) over the whole range as one statement. When the range
+   * holds every event time written to the scope, the statement leaves the time bounds out: over
+   * whole indexes they cost reading and comparing each event's time (a quarter to a third of a
+   * groupbycount over 5 M events). The span is read again after the statement: an insert
+   * outside the range that the statement may have seen widened it before writing, and the
+   * statement then runs again, bounded.
+   */
   private async runWhole(plan: QueryPlan): Promise<void> {
     const { request } = this;
     const order = request.scanBackToFront ? 'desc' : 'asc';
-    const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, order });
+    const scope = plan.analyzed.scope.map((index) => index.id);
     const tag = `vigil-q-${this.id}`;
     const watch = setInterval(() => void this.readProgress(tag), this.deps.progressIntervalMs ?? 250);
     try {
-      const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal });
-      this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
+      const read = async (timeBounded: boolean) => {
+        const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, order, timeBounded });
+        const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal });
+        this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
+        return { compiled, result };
+      };
+      const unbounded = await this.rangeHoldsEveryEvent(scope);
+      let { compiled, result } = await read(!unbounded);
+      if (unbounded && !this.cancelled && !(await this.rangeHoldsEveryEvent(scope))) ({ compiled, result } = await read(true));
       if (this.cancelled) return;
       // Aggregated tables ignore max_rows (interface 2.1); event results obey it.
       const bounds = { maxRows: this.kind === 'table' ? Number.POSITIVE_INFINITY : request.maxRows, maxBytes: this.budget.remaining };
@@ -231,6 +246,12 @@ export class QueryRun {
     } finally {
       clearInterval(watch);
     }
+  }
+
+  /** Whether the request's range holds the time of every event ever written to these indexes. */
+  private async rangeHoldsEveryEvent(indexIds: readonly string[]): Promise<boolean> {
+    const span = await this.deps.engine.writtenTimeSpan(this.request.tenant, indexIds);
+    return span === null || (this.request.startNs <= span.minTsNs && span.maxTsNs < this.request.endNs);
   }
 
   private async readProgress(tag: string): Promise<void> {

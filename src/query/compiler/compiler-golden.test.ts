@@ -1,7 +1,8 @@
 /**
  * Golden SQL: each testdata/compiler/*.txt holds a description, `-- query --`, and the expected
  * `-- sql --` and `-- plan --` (or `-- error --`). Refresh with UPDATE_GOLDEN=1 and review the diff.
- * Files in testdata/compiler/typed compile with the field catalog's types known (typedGoldenContext).
+ * Files in testdata/compiler/typed compile with the field catalog's types known (typedGoldenContext);
+ * those in testdata/compiler/unbounded without the time range (`timeBounded: false`).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,12 +35,12 @@ function readGolden(text: string): Golden {
 }
 
 /** What the compiler makes of a query, in golden-file form. */
-export function render(query: string, context: AnalysisContext = goldenContext): string {
+export function render(query: string, context: AnalysisContext = goldenContext, options = goldenOptions): string {
   const parsed = parseQuery(query);
   if (parsed.query === null) return `-- error --\n${parsed.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
   const analysis = analyzeQuery(parsed.query, context);
   if (analysis.analyzed === null) return `-- error --\n${analysis.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
-  const compiled = compileQuery(analysis.analyzed, goldenOptions);
+  const compiled = compileQuery(analysis.analyzed, options);
   const plan = compiled.plans.map((p) => `${p.source}  →  ${planLabel[p.index]}`);
   return `-- sql --\n${prettySql(compiled.sql)}\n-- plan --\n${plan.join('\n')}\n`;
 }
@@ -49,13 +50,14 @@ const goldenFiles = (sub: string): string[] =>
     .filter((f) => f.endsWith('.txt'))
     .sort()
     .map((f) => (sub === '.' ? f : join(sub, f)));
-const files = [...goldenFiles('.'), ...goldenFiles('typed')];
+const files = [...goldenFiles('.'), ...goldenFiles('typed'), ...goldenFiles('unbounded')];
 
 describe('compiler golden files', () => {
   it.each(files)('%s', (file) => {
     const path = join(dir, file);
     const golden = readGolden(readFileSync(path, 'utf8'));
-    const actual = render(golden.query, file.startsWith('typed/') ? typedGoldenContext : goldenContext);
+    const context = file.startsWith('typed/') ? typedGoldenContext : goldenContext;
+    const actual = render(golden.query, context, file.startsWith('unbounded/') ? { ...goldenOptions, timeBounded: false } : goldenOptions);
     if (update) writeFileSync(path, `${golden.description}-- query --\n${golden.query}\n${actual}`);
     else expect(actual).toBe(golden.expected);
   });
