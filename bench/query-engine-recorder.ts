@@ -1,11 +1,11 @@
 import type { Engine } from '../src/engine/index.js';
 
 /**
- * What a statement was for, told from its SQL: the field-catalog read of planning, the time
- * histogram that sizes the slices of an event search, or the search itself (a slice, or the
- * whole range for aggregations).
+ * What a statement was for, told from its SQL: the field-catalog read of planning, the read of
+ * the scope's written time span (whole-range statements), the time histogram that sizes the
+ * slices of an event search, or the search itself (a slice, or the whole range for aggregations).
  */
-export type StatementKind = 'catalog' | 'histogram' | 'search';
+export type StatementKind = 'catalog' | 'span' | 'histogram' | 'search';
 
 /** One statement the search ran: wall time in this process and the engine's own figures. */
 export interface EngineCall {
@@ -78,7 +78,7 @@ export class EngineCallRecorder {
       clickhouseMs: sum(this.calls, (c) => c.clickhouseMs),
       rowsRead: sum(this.calls, (c) => c.rowsRead),
       bytesRead: sum(this.calls, (c) => c.bytesRead),
-      byKind: { catalog: kind('catalog'), histogram: kind('histogram'), search: kind('search') },
+      byKind: { catalog: kind('catalog'), span: kind('span'), histogram: kind('histogram'), search: kind('search') },
     };
   }
 }
@@ -86,5 +86,6 @@ export class EngineCallRecorder {
 function statementKind(sql: string): StatementKind {
   if (/\bFROM field_catalog\b/.test(sql)) return 'catalog';
   if (/\bFROM event_minutes\b/.test(sql)) return 'histogram';
+  if (/\bFROM time_extents\b/.test(sql)) return 'span';
   return 'search';
 }

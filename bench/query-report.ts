@@ -3,6 +3,7 @@
  * searches, and the targets of issue 3 with PASS/MISS.
  */
 import type { QueryTiming } from './query-timing.js';
+import type { KindTotals } from './query-engine-recorder.js';
 
 export interface TargetCheck {
   readonly target: string;
@@ -37,7 +38,7 @@ export function checkQueryTargets(timings: readonly QueryTiming[]): TargetCheck[
 export function formatQueryReport(timings: readonly QueryTiming[], checks: readonly TargetCheck[]): string {
   const lines = [
     '',
-    '| query | text | indexed | min | median | p90 | rows | engine: catalog / histogram / search (n) | rows read | MB read | one statement | rg median | rg lines | rg / query |',
+    '| query | text | indexed | min | median | p90 | rows | engine: catalog / span / histogram / search (n) | rows read | MB read | one statement | rg median | rg lines | rg / query |',
     '|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const t of timings) {
@@ -62,7 +63,8 @@ export function formatQueryReport(timings: readonly QueryTiming[], checks: reado
   lines.push(
     '',
     'min / median / p90: SearchService.run wall time. engine: median summed wall time of the statements one run',
-    'issued, by kind: field-catalog read (planning), time histogram (sliced searches), search statements (count);',
+    'issued, by kind: field-catalog read (planning), written time span (whole-range statements: both reads),',
+    'time histogram (sliced searches), search statements (count);',
     'the rest of the median is parsing, compiling, decoding and bookkeeping. rows read / MB read: all statements.',
     'one statement: the same query compiled for the whole range and run as a single statement (no slices).',
   );
@@ -75,7 +77,8 @@ export function formatQueryReport(timings: readonly QueryTiming[], checks: reado
 
 function engineCell(t: QueryTiming): string {
   const k = t.engine.byKind;
-  return `${ms(k.catalog.wallMs)} / ${k.histogram.statements > 0 ? ms(k.histogram.wallMs) : '–'} / ${ms(k.search.wallMs)} (${k.search.statements})`;
+  const optional = (totals: KindTotals): string => (totals.statements > 0 ? ms(totals.wallMs) : '–');
+  return `${ms(k.catalog.wallMs)} / ${optional(k.span)} / ${optional(k.histogram)} / ${ms(k.search.wallMs)} (${k.search.statements})`;
 }
 
 function ms(x: number): string {

@@ -118,7 +118,7 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
       wallMs: median((t) => t.wallMs),
       clickhouseMs: median((t) => t.clickhouseMs),
       rowsRead: median((t) => t.rowsRead),
-      byKind: { catalog: kind('catalog'), histogram: kind('histogram'), search: kind('search') },
+      byKind: { catalog: kind('catalog'), span: kind('span'), histogram: kind('histogram'), search: kind('search') },
     },
     wholeRange,
     indexed: predicates.length > 0 && predicates.every((p) => p.index !== 'none'),

@@ -17,6 +17,7 @@ import type {
 import type { SchemaOptions } from './schema.js';
 import { parseJsonCompactResult, queryResultFormat } from './json-format-result.js';
 import { TableOperations } from './table-operations.js';
+import type { TimeSpanCache } from './time-span-cache.js';
 
 /**
  * What every adapter shares: row encoding and the schema, catalog and maintenance statements
@@ -26,11 +27,15 @@ import { TableOperations } from './table-operations.js';
  */
 export abstract class TableBackedEngine implements Engine {
   private readonly tables: TableOperations;
+  /** Given when every write to the store goes through this process: the written time spans are then kept in memory. */
+  private readonly spans: TimeSpanCache | null;
 
   protected constructor(
     protected readonly logger: Logger,
     schema: SchemaOptions = {},
+    options: { readonly spans?: TimeSpanCache } = {},
   ) {
+    this.spans = options.spans ?? null;
     // The closures run only after construction, so subclass fields are set by then.
     this.tables = new TableOperations(
       { query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) },
@@ -67,13 +72,20 @@ export abstract class TableBackedEngine implements Engine {
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
     if (batch.rows.length === 0) return { rows: 0 };
     // The extents go first: a query that finds them unchanged after its statement saw none of these rows outside them.
+    this.spans?.widen(batch.extents);
     await this.tables.widenTimeExtents(batch.extents);
     await this.insertRows(batch.rows);
     return { rows: batch.rows.length };
   }
 
-  writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null> {
-    return this.tables.writtenTimeSpan(tenant, indexIds);
+  async writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null> {
+    const readTable = (ids: readonly string[]) => this.tables.writtenTimeSpans(tenant, ids);
+    if (this.spans) return this.spans.span(tenant, indexIds, readTable);
+    let span: TimeSpan | null = null;
+    for (const { minTsNs, maxTsNs } of (await readTable(indexIds)).values()) {
+      span = span === null ? { minTsNs, maxTsNs } : { minTsNs: minTsNs < span.minTsNs ? minTsNs : span.minTsNs, maxTsNs: maxTsNs > span.maxTsNs ? maxTsNs : span.maxTsNs };
+    }
+    return span;
   }
 
   init(): Promise<void> {
@@ -92,8 +104,9 @@ export abstract class TableBackedEngine implements Engine {
     return this.tables.indexStats(tenant, indexIds);
   }
 
-  deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
-    return this.tables.deleteIndexEvents(tenant, indexId);
+  async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
+    await this.tables.deleteIndexEvents(tenant, indexId);
+    this.spans?.forget(tenant, indexId);
   }
 
   deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {

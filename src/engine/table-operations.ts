@@ -91,16 +91,14 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
     await this.runner.exec(`INSERT INTO time_extents (tenant, idx, min_ts, max_ts) ${rows.join(' UNION ALL ')}`);
   }
 
-  /** The span of every event time written to these indexes, or null when none was (time_extents). */
-  async writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null> {
-    if (indexIds.length === 0) return null;
-    const result = await this.runner.query<{ n: string; min_ns: string; max_ns: string }>(
-      `SELECT count() AS n, toString(toUnixTimestamp64Nano(min(min_ts))) AS min_ns, toString(toUnixTimestamp64Nano(max(max_ts))) AS max_ns
-FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)}`,
+  /** Per index, the span of every event time written to it (time_extents); none for an index never written. */
+  async writtenTimeSpans(tenant: string, indexIds: readonly string[]): Promise<Map<string, TimeSpan>> {
+    if (indexIds.length === 0) return new Map();
+    const result = await this.runner.query<{ idx: string; min_ns: string; max_ns: string }>(
+      `SELECT idx, toString(toUnixTimestamp64Nano(min(min_ts))) AS min_ns, toString(toUnixTimestamp64Nano(max(max_ts))) AS max_ns
+FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx`,
     );
-    const row = result.rows[0];
-    if (!row || Number(row.n) === 0) return null;
-    return { minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) };
+    return new Map(result.rows.map((row) => [row.idx, { minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) }]));
   }
 
   /** Row count and time span of each requested index (zero and nulls for an empty one). */

@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import { silentLogger, type Logger } from '../../core/index.js';
 import { eventInsertSettings } from '../encode-event-row.js';
 import type { ChdbEngineOptions, EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
 import { TableBackedEngine } from '../table-backed-engine.js';
+import { TimeSpanCache } from '../time-span-cache.js';
 import { SessionRunner } from './session-runner.js';
 
 /**
@@ -15,7 +17,8 @@ export class ChdbEngine extends TableBackedEngine {
   private readonly runner: SessionRunner;
 
   constructor(options: ChdbEngineOptions, logger: Logger = silentLogger) {
-    super(logger);
+    // The data dir is locked to one process (DataDirLock), so every write to it is made here.
+    super(logger, {}, { spans: TimeSpanCache.of(resolve(options.path)) });
     this.limits = {
       maxExecutionTimeS: options.maxExecutionTimeS ?? defaultQueryLimits.maxExecutionTimeS,
       maxMemoryUsageBytes: options.maxMemoryUsageBytes ?? defaultQueryLimits.maxMemoryUsageBytes,

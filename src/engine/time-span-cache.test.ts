@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { TimeSpan } from './engine.js';
+import { TimeSpanCache } from './time-span-cache.js';
+
+const span = (minTsNs: bigint, maxTsNs: bigint): TimeSpan => ({ minTsNs, maxTsNs });
+
+/** A stand-in for the time_extents table: counts reads, and can run something in the middle of one. */
+function table(rows: Record<string, TimeSpan>) {
+  const reads: string[][] = [];
+  let during: (() => void) | null = null;
+  const read = async (ids: readonly string[]) => {
+    reads.push([...ids]);
+    const answer = new Map(ids.filter((id) => rows[id] !== undefined).map((id) => [id, rows[id] as TimeSpan]));
+    await Promise.resolve();
+    during?.();
+    during = null;
+    return answer;
+  };
+  return { read, reads, meanwhile: (f: () => void) => (during = f) };
+}
+
+describe('TimeSpanCache', () => {
+  it('reads each index from the table once and joins the spans of the indexes asked for', async () => {
+    const cache = new TimeSpanCache();
+    const t = table({ a: span(10n, 20n), b: span(5n, 12n) });
+    expect(await cache.span('acme', ['a', 'b', 'c'], t.read)).toEqual(span(5n, 20n));
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(10n, 20n));
+    expect(await cache.span('acme', ['c'], t.read)).toBeNull();
+    expect(t.reads).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('keeps tenants apart', async () => {
+    const cache = new TimeSpanCache();
+    cache.widen([{ tenant: 'other', indexId: 'a', minTsNs: 1n, maxTsNs: 99n }]);
+    expect(await cache.span('acme', ['a'], table({ a: span(10n, 20n) }).read)).toEqual(span(10n, 20n));
+  });
+
+  it('widens known spans before the table has the extent', async () => {
+    const cache = new TimeSpanCache();
+    const t = table({ a: span(10n, 20n) });
+    await cache.span('acme', ['a'], t.read);
+    cache.widen([{ tenant: 'acme', indexId: 'a', minTsNs: 15n, maxTsNs: 30n }]);
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(10n, 30n));
+    expect(t.reads).toHaveLength(1);
+  });
+
+  it('a table read that raced an insert keeps the insert’s extent: never narrower than what was written', async () => {
+    const cache = new TimeSpanCache();
+    const t = table({ a: span(10n, 20n) });
+    // The insert widens while the read is under way, after the table answered without its row.
+    t.meanwhile(() => cache.widen([{ tenant: 'acme', indexId: 'a', minTsNs: 40n, maxTsNs: 50n }]));
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(10n, 50n));
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(10n, 50n));
+    // An extent widened before the first read counts with the table's, which is still read.
+    cache.widen([{ tenant: 'acme', indexId: 'new', minTsNs: 1n, maxTsNs: 2n }]);
+    expect(await cache.span('acme', ['new'], table({ new: span(3n, 4n) }).read)).toEqual(span(1n, 4n));
+  });
+
+  it('forgets a deleted index, which is read again', async () => {
+    const cache = new TimeSpanCache();
+    await cache.span('acme', ['a'], table({ a: span(10n, 20n) }).read);
+    cache.forget('acme', 'a');
+    expect(await cache.span('acme', ['a'], table({}).read)).toBeNull();
+  });
+
+  it('is one per store in a process', () => {
+    expect(TimeSpanCache.of('/data/engine')).toBe(TimeSpanCache.of('/data/engine'));
+    expect(TimeSpanCache.of('/data/engine')).not.toBe(TimeSpanCache.of('/other/engine'));
+  });
+});
