@@ -76,6 +76,13 @@ describe('aggregations over a range that holds every event of their scope', () =
     ]);
     expect(whole.statements).toHaveLength(1);
     expect(whole.statements[0]).not.toContain('ts >=');
+    // `@index=` confines the scope to web, whose events the day holds.
+    const web = await run('@index=web | groupbycount status', day);
+    expect(web.rows).toEqual([
+      { status: 200, '@q.count': 75 },
+      { status: 500, '@q.count': 25 },
+    ]);
+    expect(web.statements[0]).not.toContain('ts >=');
   });
 
   it('keep them when the range leaves out events of the scope: here, those of another index, or of the afternoon', async () => {

@@ -75,10 +75,11 @@ describe('batched event filters agree with the reference evaluator', () => {
     };
     const rare = compile('@index=main user: dave not action: login');
     expect(rare.tokenPrefilter).toBe(true);
-    expect(rare.prefilter).toBe("(idx IN ('i-main', 'i-other') AND ((idx IN ('i-main')) AND hasToken(replaceAll(lower(search_text), '_', 'Z'), 'dave')))");
+    // `@index=main` confines the scope to main (D18)
+    expect(rare.prefilter).toBe("(idx IN ('i-main') AND ((idx IN ('i-main')) AND hasToken(replaceAll(lower(search_text), '_', 'Z'), 'dave')))");
     const negated = compile('@index=main not user: dave');
     expect(negated.tokenPrefilter).toBe(false);
-    expect(negated.prefilter).toBe("(idx IN ('i-main', 'i-other') AND (idx IN ('i-main')))");
+    expect(negated.prefilter).toBe("(idx IN ('i-main') AND (idx IN ('i-main')))");
     // `and` binds tighter than `or`
     const either = compile('@index=main user: dave or action: login');
     expect(either.prefilter).toBe(

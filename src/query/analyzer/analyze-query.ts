@@ -5,7 +5,7 @@
  */
 import { ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
 import type { ColumnName, IndexFilter, Query } from '../ast.js';
-import { collectIndexFilters } from '../index-filters.js';
+import { collectIndexFilters, confinedIndexIds } from '../index-filters.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { checkPipeline } from './check-pipeline.js';
 import { isCanonicalNumber } from '../canonical-number.js';
@@ -39,7 +39,10 @@ export interface AnalysisContext {
 
 export interface AnalyzedQuery {
   readonly query: Query;
-  /** Indexes the query reads: every user index, plus the system indexes it names. */
+  /**
+   * Indexes the query reads: every user index, plus the system indexes it names; only those its
+   * event filter's `@index` selectors confine it to, when they do (`@index=a x`, not `@index=a or x`).
+   */
   readonly scope: readonly IndexInfo[];
   /** Index ids each `@index` selector stands for. */
   readonly indexTargets: ReadonlyMap<IndexFilter, readonly string[]>;
@@ -97,7 +100,10 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
   forEachFilterColumn(query.filter, expand);
 
   diagnostics.push(...checkPipeline(query, expand));
-  const scope = context.indexes.filter((index) => !index.system || named.has(index.id));
+  // The event filter's `@index` selectors narrow the scope: the statement then bounds `idx` to
+  // those indexes alone, and the time histogram and time extents count only theirs.
+  const confined = confinedIndexIds(query.filter, indexTargets);
+  const scope = context.indexes.filter((index) => (!index.system || named.has(index.id)) && (confined === null || confined.has(index.id)));
   if (diagnostics.length > 0) return { analyzed: null, diagnostics };
   return {
     analyzed: { query, scope, indexTargets, columnExpansions, fieldPaths: context.fieldPaths, ...(context.fieldTypes ? { fieldTypes: context.fieldTypes } : {}) },
