@@ -109,8 +109,13 @@ export abstract class TableBackedEngine implements Engine {
     this.spans?.forget(tenant, indexId);
   }
 
-  deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {
-    return this.tables.deleteEventsBefore(tenant, indexId, cutoffNs);
+  async deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {
+    const deleteBefore = () => this.tables.deleteEventsBefore(tenant, indexId, cutoffNs);
+    if (this.spans === null) return deleteBefore();
+    // The span is read first so that it can be narrowed after: retention would otherwise leave
+    // it reaching back to the first event ever written, and no range would hold it.
+    await this.writtenTimeSpan(tenant, [indexId]);
+    await this.spans.narrowAfter(tenant, indexId, cutoffNs, deleteBefore);
   }
 
   storageStats(): Promise<EngineStorageStats> {

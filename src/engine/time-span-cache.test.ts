@@ -68,3 +68,42 @@ describe('TimeSpanCache', () => {
     expect(TimeSpanCache.of('/data/engine')).not.toBe(TimeSpanCache.of('/other/engine'));
   });
 });
+
+describe('TimeSpanCache after retention', () => {
+  const widen = (cache: TimeSpanCache, minTsNs: bigint, maxTsNs: bigint) => cache.widen([{ tenant: 'acme', indexId: 'a', minTsNs, maxTsNs }]);
+
+  it('starts at the cutoff once the events before it are deleted', async () => {
+    const cache = new TimeSpanCache();
+    const t = table({ a: span(10n, 50n) });
+    await cache.span('acme', ['a'], t.read);
+    await cache.narrowAfter('acme', 'a', 30n, async () => {});
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(30n, 50n));
+    // A cutoff before the span changes nothing; one past its end leaves nothing.
+    await cache.narrowAfter('acme', 'a', 5n, async () => {});
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(30n, 50n));
+    await cache.narrowAfter('acme', 'a', 60n, async () => {});
+    expect(await cache.span('acme', ['a'], t.read)).toBeNull();
+  });
+
+  it('keeps what inserts widened while the delete ran, before the cutoff too', async () => {
+    const cache = new TimeSpanCache();
+    await cache.span('acme', ['a'], table({ a: span(10n, 50n) }).read);
+    await cache.narrowAfter('acme', 'a', 30n, async () => widen(cache, 20n, 25n));
+    expect(await cache.span('acme', ['a'], table({}).read)).toEqual(span(20n, 50n));
+    const other = new TimeSpanCache();
+    await other.span('acme', ['a'], table({ a: span(10n, 20n) }).read);
+    await other.narrowAfter('acme', 'a', 30n, async () => widen(other, 40n, 45n));
+    expect(await other.span('acme', ['a'], table({}).read)).toEqual(span(30n, 45n));
+  });
+
+  it('does not narrow when the delete fails, or when the span was never read', async () => {
+    const cache = new TimeSpanCache();
+    const t = table({ a: span(10n, 50n) });
+    await cache.span('acme', ['a'], t.read);
+    await expect(cache.narrowAfter('acme', 'a', 30n, async () => Promise.reject(new Error('engine down')))).rejects.toThrow('engine down');
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(10n, 50n));
+    const unread = new TimeSpanCache();
+    await unread.narrowAfter('acme', 'a', 30n, async () => {});
+    expect(await unread.span('acme', ['a'], t.read)).toEqual(span(10n, 50n));
+  });
+});

@@ -5,6 +5,9 @@
  * Inserts widen the cached span before they record the extent in the table, and a span read from
  * the table is joined with whatever was widened meanwhile, so the cache is never narrower than the
  * table: a read that raced an insert cannot store a span that misses it.
+ *
+ * Retention narrows it in memory only (`narrowAfter`): the table keeps the spans inserts gave, so
+ * after a restart the span is as wide as written until retention runs again.
  */
 import type { TimeExtent, TimeSpan } from './engine.js';
 
@@ -12,6 +15,8 @@ interface Entry {
   span: TimeSpan | null;
   /** False until the table's span was read into it; until then it holds only widenings. */
   complete: boolean;
+  /** Deletes under way (`narrowAfter`), each with the lowest time widened since it began. */
+  deletes: { lowestWidened: bigint | null }[];
 }
 
 export class TimeSpanCache {
@@ -33,8 +38,11 @@ export class TimeSpanCache {
   widen(extents: readonly TimeExtent[]): void {
     for (const extent of extents) {
       const key = keyOf(extent.tenant, extent.indexId);
-      const entry = this.entries.get(key) ?? { span: null, complete: false };
+      const entry = this.entries.get(key) ?? emptyEntry();
       entry.span = union(entry.span, extent);
+      for (const pending of entry.deletes) {
+        if (pending.lowestWidened === null || extent.minTsNs < pending.lowestWidened) pending.lowestWidened = extent.minTsNs;
+      }
       this.entries.set(key, entry);
     }
   }
@@ -46,7 +54,7 @@ export class TimeSpanCache {
       const read = await readTable(unknown);
       for (const id of unknown) {
         const key = keyOf(tenant, id);
-        const entry = this.entries.get(key) ?? { span: null, complete: false };
+        const entry = this.entries.get(key) ?? emptyEntry();
         entry.span = union(entry.span, read.get(id) ?? null);
         entry.complete = true;
         this.entries.set(key, entry);
@@ -57,10 +65,40 @@ export class TimeSpanCache {
     return span;
   }
 
+  /**
+   * Runs `deleteBefore`, which deletes the index's events older than `cutoffNs`, then raises the
+   * span's start to the cutoff: no event before it is left but those inserted meanwhile, whose
+   * extents were widened while it ran and are kept. The span must be known (read) before.
+   */
+  async narrowAfter(tenant: string, indexId: string, cutoffNs: bigint, deleteBefore: () => Promise<void>): Promise<void> {
+    const entry = this.entries.get(keyOf(tenant, indexId));
+    if (entry === undefined || !entry.complete) {
+      await deleteBefore();
+      return;
+    }
+    const pending = { lowestWidened: null as bigint | null };
+    entry.deletes.push(pending);
+    try {
+      await deleteBefore();
+    } finally {
+      entry.deletes.splice(entry.deletes.indexOf(pending), 1);
+    }
+    const span = entry.span;
+    if (span === null || span.minTsNs >= cutoffNs) return;
+    let minTsNs = cutoffNs;
+    if (pending.lowestWidened !== null && pending.lowestWidened < minTsNs) minTsNs = pending.lowestWidened;
+    // Every event was older than the cutoff, and none came meanwhile: nothing is left.
+    entry.span = minTsNs > span.maxTsNs ? null : { minTsNs, maxTsNs: span.maxTsNs };
+  }
+
   /** Forgets an index whose events were all deleted (it takes no more writes). */
   forget(tenant: string, indexId: string): void {
     this.entries.delete(keyOf(tenant, indexId));
   }
+}
+
+function emptyEntry(): Entry {
+  return { span: null, complete: false, deletes: [] };
 }
 
 function keyOf(tenant: string, indexId: string): string {
