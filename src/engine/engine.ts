@@ -141,10 +141,11 @@ export interface Engine {
    */
   insertEvents(batch: EventBatch): Promise<{ rows: number }>;
   /**
-   * A span `[minTsNs, maxTsNs]` that holds the time of every event ever written to these indexes
-   * (null: none was). It never narrows: deleted events leave it as wide as it was. A batch's
-   * times count from before the batch is written, so a statement that finds the span unchanged
-   * after it ran saw no event outside it.
+   * A span `[minTsNs, maxTsNs]` that holds the time of every event these indexes hold (null:
+   * none was ever written). Deletes leave it as wide as it was, except that an adapter may raise
+   * its start to a retention cutoff (`deleteEventsBefore`). A batch's times count from before the
+   * batch is written, so a statement that finds the span unchanged after it ran saw no event
+   * outside it.
    */
   writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null>;
   /** Runs a SELECT and returns all rows (JSON-typed: 64-bit integers come back as strings). */

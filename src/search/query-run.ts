@@ -248,7 +248,7 @@ export class QueryRun {
     }
   }
 
-  /** Whether the request's range holds the time of every event ever written to these indexes. */
+  /** Whether the request's range holds the time of every event these indexes hold (their written time span). */
   private async rangeHoldsEveryEvent(indexIds: readonly string[]): Promise<boolean> {
     const span = await this.deps.engine.writtenTimeSpan(this.request.tenant, indexIds);
     return span === null || (this.request.startNs <= span.minTsNs && span.maxTsNs < this.request.endNs);
