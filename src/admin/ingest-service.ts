@@ -1,4 +1,4 @@
-import { NotFoundError, type Clock } from '../core/index.js';
+import { NotFoundError, messageOf, type Clock } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import { defaultSourceType, defaultTimestampFields, ingestStream, type IngestProgress, type IngestSummary } from '../ingest/index.js';
 import type { IndexRecord, Store } from '../store/index.js';
@@ -48,6 +48,12 @@ export class IngestService {
     if (request.sourceType !== undefined) checkSourceType(request.sourceType);
     const index = await this.targetIndex(request, actor);
     const timestampFields = [...(request.timestampField ? [request.timestampField] : []), ...(index.timestampFields ?? defaultTimestampFields)];
+    // Events written before a failure stay: the audit trail records them too (see below).
+    let written = 0;
+    const onProgress = (progress: IngestProgress): void => {
+      written = progress.ingested;
+      request.onProgress?.(progress);
+    };
     const summary = await this.writing(index.tenantId, () => ingestStream(
       source,
       {
@@ -66,10 +72,17 @@ export class IngestService {
         batchRows: this.settings.batchRows,
         batchBytes: this.settings.batchBytes,
         ...(request.maxBytes !== undefined ? { maxBytes: request.maxBytes } : {}),
-        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        onProgress,
         ...(request.signal ? { signal: request.signal } : {}),
       },
-    ));
+    )).catch(async (error: unknown) => {
+      // A failed ingestion (a broken body, the engine, a cancel) may have written batches before
+      // it stopped: that is a change to the index, and the audit trail says how many events.
+      if (written > 0) {
+        await this.audit.record(index.tenantId, actor, 'ingest', index.id, { index: index.name, ingested: written, failed: messageOf(error) });
+      }
+      throw error;
+    });
     await this.audit.record(index.tenantId, actor, 'ingest', index.id, {
       index: index.name,
       ingested: summary.ingested,
