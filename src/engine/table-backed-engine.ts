@@ -17,6 +17,7 @@ import type {
 import type { SchemaOptions } from './schema.js';
 import { parseJsonCompactResult, queryResultFormat } from './json-format-result.js';
 import { TableOperations } from './table-operations.js';
+import { joinSpans } from './time-extents.js';
 import type { TimeSpanCache } from './time-span-cache.js';
 
 /**
@@ -81,11 +82,7 @@ export abstract class TableBackedEngine implements Engine {
   async writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null> {
     const readTable = (ids: readonly string[]) => this.tables.writtenTimeSpans(tenant, ids);
     if (this.spans) return this.spans.span(tenant, indexIds, readTable);
-    let span: TimeSpan | null = null;
-    for (const { minTsNs, maxTsNs } of (await readTable(indexIds)).values()) {
-      span = span === null ? { minTsNs, maxTsNs } : { minTsNs: minTsNs < span.minTsNs ? minTsNs : span.minTsNs, maxTsNs: maxTsNs > span.maxTsNs ? maxTsNs : span.maxTsNs };
-    }
-    return span;
+    return [...(await readTable(indexIds)).values()].reduce<TimeSpan | null>(joinSpans, null);
   }
 
   init(): Promise<void> {

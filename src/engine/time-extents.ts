@@ -4,7 +4,7 @@
  * index's whole span can leave out the time bounds, which cost every aggregation over a whole
  * index a read and a comparison of each event's `ts` (docs/engine.md).
  */
-import type { EventRowInput, TimeExtent } from './engine.js';
+import type { EventRowInput, TimeExtent, TimeSpan } from './engine.js';
 
 /** The extents of some events' times, one per (tenant, index). */
 export function timeExtentsOf(rows: Iterable<Pick<EventRowInput, 'tenant' | 'indexId' | 'tsNs'>>): TimeExtent[] {
@@ -19,4 +19,11 @@ export function timeExtentsOf(rows: Iterable<Pick<EventRowInput, 'tenant' | 'ind
     }
   }
   return [...extents.values()];
+}
+
+/** The smallest span holding both (null: neither holds an event). */
+export function joinSpans(a: TimeSpan | null, b: TimeSpan | null): TimeSpan | null {
+  if (a === null) return b === null ? null : { minTsNs: b.minTsNs, maxTsNs: b.maxTsNs };
+  if (b === null) return a;
+  return { minTsNs: a.minTsNs < b.minTsNs ? a.minTsNs : b.minTsNs, maxTsNs: a.maxTsNs > b.maxTsNs ? a.maxTsNs : b.maxTsNs };
 }

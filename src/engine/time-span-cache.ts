@@ -10,6 +10,7 @@
  * after a restart the span is as wide as written until retention runs again.
  */
 import type { TimeExtent, TimeSpan } from './engine.js';
+import { joinSpans } from './time-extents.js';
 
 interface Entry {
   span: TimeSpan | null;
@@ -39,7 +40,7 @@ export class TimeSpanCache {
     for (const extent of extents) {
       const key = keyOf(extent.tenant, extent.indexId);
       const entry = this.entries.get(key) ?? emptyEntry();
-      entry.span = union(entry.span, extent);
+      entry.span = joinSpans(entry.span, extent);
       for (const pending of entry.deletes) {
         if (pending.lowestWidened === null || extent.minTsNs < pending.lowestWidened) pending.lowestWidened = extent.minTsNs;
       }
@@ -55,13 +56,13 @@ export class TimeSpanCache {
       for (const id of unknown) {
         const key = keyOf(tenant, id);
         const entry = this.entries.get(key) ?? emptyEntry();
-        entry.span = union(entry.span, read.get(id) ?? null);
+        entry.span = joinSpans(entry.span, read.get(id) ?? null);
         entry.complete = true;
         this.entries.set(key, entry);
       }
     }
     let span: TimeSpan | null = null;
-    for (const id of indexIds) span = union(span, this.entries.get(keyOf(tenant, id))?.span ?? null);
+    for (const id of indexIds) span = joinSpans(span, this.entries.get(keyOf(tenant, id))?.span ?? null);
     return span;
   }
 
@@ -103,10 +104,4 @@ function emptyEntry(): Entry {
 
 function keyOf(tenant: string, indexId: string): string {
   return `${tenant}\u0000${indexId}`;
-}
-
-function union(a: TimeSpan | null, b: TimeSpan | null): TimeSpan | null {
-  if (a === null) return b === null ? null : { minTsNs: b.minTsNs, maxTsNs: b.maxTsNs };
-  if (b === null) return a;
-  return { minTsNs: a.minTsNs < b.minTsNs ? a.minTsNs : b.minTsNs, maxTsNs: a.maxTsNs > b.maxTsNs ? a.maxTsNs : b.maxTsNs };
 }
