@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError, ErrorCodes } from '../../core/index.js';
 import { describeEngineContract } from '../testing/engine-contract.js';
-import { eventually, slowQuery } from '../testing/engine-fixtures.js';
+import { anEvent, eventually, insert, ns, slowQuery, uniqueTenant } from '../testing/engine-fixtures.js';
 import { ChdbEngine } from './chdb-engine.js';
 
 // chDB binds one data directory per process; vitest runs each file in its own process, so this
@@ -41,6 +41,21 @@ describe('chdb engine', () => {
     const engine = new ChdbEngine({ path: join(path, 'never-opened') });
     await engine.close();
     expect(existsSync(join(path, 'never-opened'))).toBe(false);
+  });
+
+  it('after retention, starts the written time span at the cutoff, keeping the events inserted since', async () => {
+    // The embedded engine is its store's only writer, so it may narrow the span (docs/engine.md).
+    const engine = new ChdbEngine({ path, poolSize: 2 });
+    try {
+      const tenant = uniqueTenant();
+      await insert(engine, [anEvent({ tenant, tsNs: ns('2024-05-01T00:00:00Z') }), anEvent({ tenant, tsNs: ns('2024-05-20T00:00:00Z') })]);
+      await engine.deleteEventsBefore(tenant, 'main', ns('2024-05-10T00:00:00Z'));
+      expect(await engine.writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: ns('2024-05-10T00:00:00Z'), maxTsNs: ns('2024-05-20T00:00:00Z') });
+      await insert(engine, [anEvent({ tenant, tsNs: ns('2024-04-01T00:00:00Z') })]);
+      expect(await engine.writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: ns('2024-04-01T00:00:00Z'), maxTsNs: ns('2024-05-20T00:00:00Z') });
+    } finally {
+      await engine.close();
+    }
   });
 
   it('a closed engine refuses work as unavailable', async () => {
