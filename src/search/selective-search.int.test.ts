@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, silentLogger } from '../core/index.js';
 import { ChdbEngine } from '../engine/chdb/index.js';
-import { ingestStream } from '../ingest/index.js';
+import { eventWriter } from '../ingest/testing/ingest-fixtures.js';
 import { SearchService } from './search-service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-selective-'));
@@ -18,18 +18,12 @@ const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'));
 const indexes = [{ id: 'i-logs', name: 'logs', system: false }];
 const base = Date.parse('2026-11-21T00:00:00Z');
 const range = { startNs: BigInt(base) * 1_000_000n, endNs: BigInt(base + 86_400_000) * 1_000_000n };
-let sequence = 0n;
 
 beforeAll(async () => {
   await engine.init();
   // 20,000 events over the day: every one says `common`, every 2,000th also `rare`.
-  const lines = Array.from({ length: 20_000 }, (_, n) => JSON.stringify({ ts: new Date(base + n * 4000).toISOString(), n, text: n % 2000 === 7 ? 'common rare' : 'common' }));
-  const reserveSequence = async (count: number) => {
-    const first = sequence + 1n;
-    sequence += BigInt(count);
-    return first;
-  };
-  await ingestStream([lines.join('\n')], { tenantId: 'acme', indexId: 'i-logs', timestampFields: ['ts'], sourceType: 'test' }, { engine, reserveSequence, clock }, { format: 'ndjson' });
+  const events = Array.from({ length: 20_000 }, (_, n) => ({ ts: new Date(base + n * 4000).toISOString(), n, text: n % 2000 === 7 ? 'common rare' : 'common' }));
+  await eventWriter(engine, clock)('i-logs', events);
 }, 60_000);
 
 afterAll(async () => {

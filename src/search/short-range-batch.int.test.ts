@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError, ManualClock, silentLogger } from '../core/index.js';
 import { ChdbEngine } from '../engine/chdb/index.js';
-import { ingestStream } from '../ingest/index.js';
+import { eventWriter } from '../ingest/testing/ingest-fixtures.js';
 import type { QueryResult } from './query-result.js';
 import { SearchService } from './search-service.js';
 
@@ -24,16 +24,7 @@ const texts = ['user: alice action: login', 'user: bob', 'action: logout'];
 beforeAll(async () => {
   await engine.init();
   const events = Array.from({ length: 60 }, (_, n) => ({ ts: new Date(base + n * 1000).toISOString(), n, user: ['alice', 'bob', 'carol'][n % 3], action: n % 2 === 0 ? 'login' : 'logout' }));
-  let sequence = 0n;
-  await ingestStream([events.map((e) => JSON.stringify(e)).join('\n')], { tenantId: 'acme', indexId: 'i-auth', timestampFields: ['ts'], sourceType: 'test' }, {
-    engine,
-    clock,
-    reserveSequence: async (count) => {
-      const first = sequence + 1n;
-      sequence += BigInt(count);
-      return first;
-    },
-  }, { format: 'ndjson' });
+  await eventWriter(engine, clock)('i-auth', events);
 }, 60_000);
 
 afterAll(async () => {

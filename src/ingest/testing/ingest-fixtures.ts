@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { IngestTarget } from '../ingest-types.js';
+import type { Clock } from '../../core/index.js';
+import { ingestStream } from '../ingest-stream.js';
+import type { IngestDependencies, IngestSummary, IngestTarget } from '../ingest-types.js';
 import { defaultTimestampFields } from '../ingest-types.js';
 
 /**
@@ -47,4 +49,25 @@ export function cutBytes(bytes: Uint8Array, offsets: readonly number[]): Uint8Ar
   }
   chunks.push(bytes.subarray(from));
   return chunks;
+}
+
+/**
+ * Writes events (objects with their time in `ts`) into one index of tenant `acme` as NDJSON
+ * through ingest, with sequence numbers from a counter of its own: what engine-backed tests of
+ * search load their data with.
+ */
+export function eventWriter(engine: IngestDependencies['engine'], clock: Clock): (indexId: string, events: readonly Record<string, unknown>[]) => Promise<IngestSummary> {
+  let sequence = 0n;
+  const reserveSequence = async (count: number): Promise<bigint> => {
+    const first = sequence + 1n;
+    sequence += BigInt(count);
+    return first;
+  };
+  return (indexId, events) =>
+    ingestStream(
+      [events.map((event) => JSON.stringify(event)).join('\n')],
+      { tenantId: 'acme', indexId, timestampFields: ['ts'], sourceType: 'test' },
+      { engine, reserveSequence, clock },
+      { format: 'ndjson' },
+    );
 }
