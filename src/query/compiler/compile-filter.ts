@@ -12,7 +12,7 @@ import { columnNameMatcher, isEveryColumn, isSystemColumn, plainColumnName } fro
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { resolveColumn, type ResolvedColumn, type SqlEnv } from './sql-env.js';
 import { valueText, numericValue, type SqlValue } from './sql-value.js';
-import { isWildcardOnly, prefilterTokens, termPattern, wholeWordTerm, type MatchMode, type TermPieces } from './term-pattern.js';
+import { isWildcardOnly, mayMatchNumberText, prefilterTokens, termPattern, wholeWordTerm, type MatchMode, type TermPieces } from './term-pattern.js';
 
 /** How one predicate is evaluated, for `--explain`. */
 export interface PredicatePlan {
@@ -137,7 +137,9 @@ function compileTerm(term: Value, column: ResolvedColumn, mode: Mode, ctx: Filte
   const { value } = column;
   if (term.kind === 'string' && isWildcardOnly(term.segments)) return ctx.prefilterOnly ? '1' : value.exists;
   const pieces = term.kind === 'string' ? { segments: term.segments, quote: term.quote } : { segments: [term.text], quote: 'bare' as const };
-  let exact = `coalesce(match(${valueText(value)}, ${sqlString(termPattern(pieces, mode, 'value'))}), 0)`;
+  // A string term no number's text can match is matched against the string values alone.
+  const text = term.kind === 'string' && !mayMatchNumberText(term.segments) ? value.s : valueText(value);
+  let exact = `coalesce(match(${text}, ${sqlString(termPattern(pieces, mode, 'value'))}), 0)`;
   if (term.kind === 'number') exact = `(${exact} OR coalesce(${value.n} = ${sqlNumber(term.value)}, 0))`;
   // A number term written in other than canonical text may match a number whose text differs.
   const tokens = column.inSearchText && (term.kind === 'string' || isCanonicalNumber(term)) ? prefilterTokens(pieces) : [];

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { prefilterTokens, wholeWordTerm, type TermPieces } from './term-pattern.js';
+import { mayMatchNumberText, prefilterTokens, wholeWordTerm, type TermPieces } from './term-pattern.js';
 
 const bare = (...segments: string[]): TermPieces => ({ segments, quote: 'bare' });
 
@@ -30,5 +31,33 @@ describe('wholeWordTerm', () => {
     expect(wholeWordTerm({ segments: ['Admin'], quote: 'double' })).toBeNull();
     // Without ASCII letters, case cannot matter.
     expect(wholeWordTerm({ segments: ['42_é'], quote: 'double' })).toBe('42_é');
+  });
+});
+
+describe('mayMatchNumberText', () => {
+  it('is true for every piece of every number text: leaving number variants unread never loses a match', () => {
+    const numberText = fc.oneof(
+      fc.double({ noNaN: true }).map((n) => String(n)), // JavaScript's text: 1e+21, -0, Infinity
+      fc.double({ noNaN: true }).map((n) => String(n).replace('e+', 'e')), // the engine's: 1e21
+      fc.constantFrom('inf', '-inf', 'nan'),
+    );
+    const pieces = numberText.chain((text) =>
+      fc.tuple(fc.nat(text.length), fc.nat(text.length), fc.nat(text.length)).map(([a, b, c]) => {
+        const [start, cut, end] = [a, b, c].sort((x, y) => x - y);
+        return [text.slice(start, cut), text.slice(cut, end)];
+      }),
+    );
+    fc.assert(fc.property(pieces, (segments) => mayMatchNumberText(segments) && mayMatchNumberText([segments.join('').toUpperCase()])));
+  });
+
+  it('is false for a character no number text holds, or for two dots in all', () => {
+    expect(mayMatchNumberText(['powershell'])).toBe(false);
+    expect(mayMatchNumberText(['10.47.1.208'])).toBe(false);
+    expect(mayMatchNumberText(['10.', '.208'])).toBe(false);
+    expect(mayMatchNumberText(['1,5'])).toBe(false);
+    expect(mayMatchNumberText(['１'])).toBe(false); // a full-width digit is not the ASCII one
+    expect(mayMatchNumberText(['1.5'])).toBe(true);
+    expect(mayMatchNumberText(['', '7'])).toBe(true);
+    expect(mayMatchNumberText(['INF'])).toBe(true);
   });
 });

@@ -64,6 +64,28 @@ function lastCodePoint(text: string): number {
   return code >= 0xdc00 && code <= 0xdfff && text.length > 1 ? (text.codePointAt(text.length - 2) as number) : code;
 }
 
+// What a number's text is made of: canonical text (`-1.5`, `1e-7`, `1e+21`), and `inf` / `nan`
+// as the engine prints them (`Infinity` in JavaScript), though stored numbers are finite.
+const numberTextChars = new Set('0123456789.-+einftya');
+
+/**
+ * False when the term cannot match any number's text: a literal character that no such text
+ * holds (with ASCII case folded, as patterns fold it), or more than one `.` over all its literal
+ * pieces, which a match would need in one text. Matching such a term against a column then
+ * needs only the column's string values (`10.47.1.208`, `powershell`), and the number
+ * variants, each a sub-column read for every candidate row, can be left unread.
+ */
+export function mayMatchNumberText(segments: readonly string[]): boolean {
+  let dots = 0;
+  for (const segment of segments) {
+    for (const ch of asciiLower(segment)) {
+      if (!numberTextChars.has(ch)) return false;
+      if (ch === '.') dots++;
+    }
+  }
+  return dots <= 1;
+}
+
 /** True when the term is only wildcards: "exists" after a column, "everything" as free text. */
 export function isWildcardOnly(segments: readonly string[]): boolean {
   return segments.length > 1 && segments.every((segment) => segment === '');
