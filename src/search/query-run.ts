@@ -16,7 +16,7 @@ import type { QueryPlan } from './plan-query.js';
 import { readCompiled } from './read-events.js';
 import { resultColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
-import { bucketWidthNs, firstStatementRows, planSlices, sliceStatementRows, type TimeSlice } from './time-slices.js';
+import { bucketWidthNs, firstSliceRows, firstStatementRows, nextSliceRows, SliceWalker, sliceStatementRows, type TimeSlice } from './time-slices.js';
 
 export type QueryStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -105,8 +105,13 @@ export class QueryRun {
     const buckets = await this.deps.engine.query<{ bucket: number; rows: string }>(histogram, { signal: this.abort.signal });
     this.bytesScanned += buckets.stats.bytesRead;
     const counts = buckets.rows.map((b) => ({ index: Number(b.bucket), rows: Number(b.rows) }));
-    for (const slice of planSlices(request.startNs, request.endNs, counts, request.scanBackToFront)) {
+    const slices = new SliceWalker(request.startNs, request.endNs, counts, request.scanBackToFront);
+    let target = firstSliceRows;
+    let scanned = 0;
+    for (let slice = slices.next(target); slice !== null; slice = slices.next(target)) {
       if (this.cancelled || (await this.runSlice(plan, slice))) return;
+      scanned += slice.rows;
+      target = nextSliceRows(target, scanned, this.rows.length, request.maxRows - this.rows.length);
     }
   }
 

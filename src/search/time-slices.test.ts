@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketWidthNs, firstSliceRows, planSlices, type TimeBucket } from './time-slices.js';
+import { bucketWidthNs, firstSliceRows, nextSliceRows, planSlices, SliceWalker, type TimeBucket } from './time-slices.js';
 
 const hour = 3_600_000_000_000n;
 
@@ -39,5 +39,29 @@ describe('planSlices', () => {
         for (const s of slices) expect(s.startNs < s.endNs).toBe(true);
       }),
     );
+  });
+});
+
+describe('SliceWalker', () => {
+  it('cuts each slice where it holds the events asked for, counting them, and the last takes the rest', () => {
+    const buckets = Array.from({ length: 1000 }, (_, index) => ({ index, rows: 1000 }));
+    const walker = new SliceWalker(0n, hour, buckets, true);
+    expect(walker.next(3_000)).toMatchObject({ endNs: hour, rows: 3_000 });
+    expect(walker.next(500)?.rows).toBe(1_000); // whole buckets: never less than one
+    expect(walker.next(2_000_000)).toMatchObject({ startNs: 0n, rows: 996_000 });
+    expect(walker.next(1)).toBeNull();
+  });
+});
+
+describe('nextSliceRows', () => {
+  it('grows fourfold while nothing is found', () => {
+    expect(nextSliceRows(10_000, 10_000, 0, 1000)).toBe(40_000);
+  });
+
+  it('asks for about four times the events the rows still wanted need at the density found, never more than fourfold', () => {
+    // 975 rows in 300,000 events: 25 more need about 7,700 events
+    expect(nextSliceRows(160_000, 300_000, 975, 25)).toBe(Math.ceil((4 * 25 * 300_000) / 975));
+    expect(nextSliceRows(160_000, 300_000, 10, 990)).toBe(640_000);
+    expect(nextSliceRows(160_000, 300_000, 999, 1)).toBe(firstSliceRows);
   });
 });
