@@ -111,7 +111,7 @@ export class QueryRun {
     for (let slice = slices.next(target); slice !== null; slice = slices.next(target)) {
       if (this.cancelled || (await this.runSlice(plan, slice))) return;
       scanned += slice.rows;
-      target = nextSliceRows(target, scanned, this.rows.length, request.maxRows - this.rows.length);
+      target = nextSliceRows(target, { scannedRows: scanned, foundRows: this.rows.length, wantedRows: request.maxRows - this.rows.length, remainingRows: slices.remainingRows });
     }
   }
 

@@ -47,21 +47,31 @@ describe('SliceWalker', () => {
     const buckets = Array.from({ length: 1000 }, (_, index) => ({ index, rows: 1000 }));
     const walker = new SliceWalker(0n, hour, buckets, true);
     expect(walker.next(3_000)).toMatchObject({ endNs: hour, rows: 3_000 });
+    expect(walker.remainingRows).toBe(997_000);
     expect(walker.next(500)?.rows).toBe(1_000); // whole buckets: never less than one
     expect(walker.next(2_000_000)).toMatchObject({ startNs: 0n, rows: 996_000 });
     expect(walker.next(1)).toBeNull();
+    expect(walker.remainingRows).toBe(0);
   });
 });
 
 describe('nextSliceRows', () => {
+  const progress = (scannedRows: number, foundRows: number, wantedRows: number, remainingRows = 5_000_000) => ({ scannedRows, foundRows, wantedRows, remainingRows });
+
   it('grows fourfold while nothing is found', () => {
-    expect(nextSliceRows(10_000, 10_000, 0, 1000)).toBe(40_000);
+    expect(nextSliceRows(10_000, progress(10_000, 0, 1000))).toBe(40_000);
   });
 
   it('asks for about four times the events the rows still wanted need at the density found, never more than fourfold', () => {
     // 975 rows in 300,000 events: 25 more need about 7,700 events
-    expect(nextSliceRows(160_000, 300_000, 975, 25)).toBe(Math.ceil((4 * 25 * 300_000) / 975));
-    expect(nextSliceRows(160_000, 300_000, 10, 990)).toBe(640_000);
-    expect(nextSliceRows(160_000, 300_000, 999, 1)).toBe(firstSliceRows);
+    expect(nextSliceRows(160_000, progress(300_000, 975, 25))).toBe(Math.ceil((4 * 25 * 300_000) / 975));
+    expect(nextSliceRows(160_000, progress(300_000, 100, 900))).toBe(640_000);
+    expect(nextSliceRows(160_000, progress(300_000, 999, 1))).toBe(firstSliceRows);
+  });
+
+  it('takes the rest of the range at once when at the density found it cannot fill the page', () => {
+    // 8 rows in 120,000 events: the other 5 M events would hold about 333 of the 992 wanted
+    expect(nextSliceRows(40_000, progress(120_000, 8, 992))).toBe(Number.POSITIVE_INFINITY);
+    expect(nextSliceRows(40_000, progress(120_000, 96, 904))).toBe(160_000);
   });
 });

@@ -51,6 +51,7 @@ export class SliceWalker {
   private readonly ordered: TimeBucket[];
   private readonly width: bigint;
   private at = 0;
+  private remaining: number;
   private open: bigint; // where the next slice begins
 
   constructor(
@@ -61,7 +62,13 @@ export class SliceWalker {
   ) {
     this.width = bucketWidthNs(startNs, endNs);
     this.ordered = buckets.filter((b) => b.rows > 0).sort((a, b) => (backToFront ? b.index - a.index : a.index - b.index));
+    this.remaining = this.ordered.reduce((sum, b) => sum + b.rows, 0);
     this.open = backToFront ? endNs : startNs;
+  }
+
+  /** Events the histogram counted in the part of the range not yet sliced. */
+  get remainingRows(): number {
+    return this.remaining;
   }
 
   /** The next slice, holding at least `targetRows` events unless it is the last; null past the range. */
@@ -71,6 +78,7 @@ export class SliceWalker {
     while (this.at < this.ordered.length) {
       const bucket = this.ordered[this.at++] as TimeBucket;
       rows += bucket.rows;
+      this.remaining -= bucket.rows;
       if (rows < targetRows) continue;
       const cut = this.edge(this.backToFront ? bucket.index : bucket.index + 1);
       if (cut !== this.open) return this.take(cut, rows);
@@ -95,17 +103,23 @@ export class SliceWalker {
 export const sliceGrowth = 4;
 
 /**
- * Events the next slice should hold: four times the last, or, once rows have been found, four
- * times what the density of matches so far says the rows still wanted need, if that is less. A
- * search that found 975 of its 1,000 rows in 300,000 events then reads about 31,000 more, not
- * 640,000: a slice statement whose matches do not fill its limit reads every candidate row of
- * its slice, so a slice far larger than needed costs its whole read (a phrase's last slice: 35 ms
- * for 26 rows). Matches cluster, so the margin is wide: with twice the estimate, the phrase's
- * smaller slice often fell short and cost a statement more.
+ * Events the next slice should hold: four times the last while nothing has been found. Once rows
+ * have been found, their density says how many events the rows still wanted need:
+ * - the rest of the range (Infinity) when at that density it holds no more than the page needs:
+ *   a sparse search (374 matches in 5 M events) reads it in one statement, not four more, each
+ *   costing its own planning and index reads;
+ * - otherwise four times the estimate, if that is less than fourfold growth: a slice statement
+ *   whose matches do not fill its limit reads every candidate row of its slice, so a slice far
+ *   larger than needed costs its whole read. A phrase with 975 of its 1,000 rows after 300,000
+ *   events reads about 31,000 more, not 640,000 (its last slice cost 35 ms for 26 rows). Matches
+ *   cluster, so the margin is wide: with twice the estimate, that slice often fell short and
+ *   cost a statement more.
  */
-export function nextSliceRows(previous: number, scannedRows: number, foundRows: number, wantedRows: number): number {
+export function nextSliceRows(previous: number, progress: { scannedRows: number; foundRows: number; wantedRows: number; remainingRows: number }): number {
+  const { scannedRows, foundRows, wantedRows, remainingRows } = progress;
   const grown = previous * sliceGrowth;
   if (foundRows === 0 || scannedRows === 0) return grown;
+  if (remainingRows * foundRows <= wantedRows * scannedRows) return Number.POSITIVE_INFINITY;
   const needed = Math.ceil((4 * wantedRows * scannedRows) / foundRows);
   return Math.max(firstSliceRows, Math.min(grown, needed));
 }
