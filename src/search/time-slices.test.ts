@@ -94,4 +94,9 @@ describe('nextSliceRows', () => {
     expect(nextSliceRows(40_000, progress(120_000, 8, 992))).toBe(Number.POSITIVE_INFINITY);
     expect(nextSliceRows(40_000, progress(120_000, 96, 904))).toBe(160_000);
   });
+
+  it('keeps slicing a rest that one statement could not return: a large page', () => {
+    // 96 rows in 120,000 events: the other 5 M events would hold about 4,000 rows, under the 99,904 wanted
+    expect(nextSliceRows(40_000, progress(120_000, 96, 99_904))).toBe(160_000);
+  });
 });

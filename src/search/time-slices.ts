@@ -102,24 +102,39 @@ export class SliceWalker {
 /** How much larger each slice is than the one before when the rows found say nothing better. */
 export const sliceGrowth = 4;
 
+/** What a search has seen so far, for sizing its next slice. */
+export interface SliceProgress {
+  /** Events the histogram counted in the slices read. */
+  readonly scannedRows: number;
+  /** Rows those slices gave the page. */
+  readonly foundRows: number;
+  /** Rows the page still wants. */
+  readonly wantedRows: number;
+  /** Events the histogram counts in the rest of the range. */
+  readonly remainingRows: number;
+}
+
 /**
  * Events the next slice should hold: four times the last while nothing has been found. Once rows
- * have been found, their density says how many events the rows still wanted need:
- * - the rest of the range (Infinity) when at that density it holds no more than the page needs:
- *   a sparse search (374 matches in 5 M events) reads it in one statement, not four more, each
- *   costing its own planning and index reads;
- * - otherwise four times the estimate, if that is less than fourfold growth: a slice statement
- *   whose matches do not fill its limit reads every candidate row of its slice, so a slice far
- *   larger than needed costs its whole read. A phrase with 975 of its 1,000 rows after 300,000
- *   events reads about 31,000 more, not 640,000 (its last slice cost 35 ms for 26 rows). Matches
- *   cluster, so the margin is wide: with twice the estimate, that slice often fell short and
- *   cost a statement more.
+ * have been found, their density says how many rows the rest of the range holds:
+ * - all of the rest (Infinity) when that is no more than the page still wants and, four times
+ *   over, fits one statement (`sliceStatementRows`): a sparse search (374 matches in 5 M events)
+ *   reads it in one statement, not four more, each costing its own planning and index reads.
+ *   The margin keeps a scan for a large page (100,000 rows) in slices: a rest read by one
+ *   statement after another, each returning 5,000 rows, reads far more than its slices would;
+ * - otherwise four times the events the rows still wanted need, if that is less than fourfold
+ *   growth: a slice statement whose matches do not fill its limit reads every candidate row of
+ *   its slice, so a slice far larger than needed costs its whole read. A phrase with 975 of its
+ *   1,000 rows after 300,000 events reads about 31,000 more, not 640,000 (its last slice cost
+ *   35 ms for 26 rows). Matches cluster, so the margin is wide: with twice the estimate, that
+ *   slice often fell short and cost a statement more.
  */
-export function nextSliceRows(previous: number, progress: { scannedRows: number; foundRows: number; wantedRows: number; remainingRows: number }): number {
+export function nextSliceRows(previous: number, progress: SliceProgress): number {
   const { scannedRows, foundRows, wantedRows, remainingRows } = progress;
   const grown = previous * sliceGrowth;
   if (foundRows === 0 || scannedRows === 0) return grown;
-  if (remainingRows * foundRows <= wantedRows * scannedRows) return Number.POSITIVE_INFINITY;
+  const restHolds = (remainingRows * foundRows) / scannedRows;
+  if (restHolds <= wantedRows && 4 * restHolds <= sliceStatementRows) return Number.POSITIVE_INFINITY;
   const needed = Math.ceil((4 * wantedRows * scannedRows) / foundRows);
   return Math.max(firstSliceRows, Math.min(grown, needed));
 }
