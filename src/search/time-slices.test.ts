@@ -1,10 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketWidthNs, firstSliceRows, nextSliceRows, planSlices, SliceWalker, type TimeBucket } from './time-slices.js';
+import { bucketWidthNs, firstSliceRows, nextSliceRows, SliceWalker, type TimeBucket, type TimeSlice } from './time-slices.js';
 
 const hour = 3_600_000_000_000n;
 
-describe('planSlices', () => {
+/** The slices a search that finds nothing walks: each sized by `nextSliceRows` from the first. */
+function planSlices(startNs: bigint, endNs: bigint, buckets: readonly TimeBucket[], backToFront: boolean): TimeSlice[] {
+  const walker = new SliceWalker(startNs, endNs, buckets, backToFront);
+  const slices: TimeSlice[] = [];
+  let target = firstSliceRows;
+  for (let slice = walker.next(target); slice !== null; slice = walker.next(target)) {
+    slices.push({ startNs: slice.startNs, endNs: slice.endNs });
+    target = nextSliceRows(target, { scannedRows: 0, foundRows: 0, wantedRows: 1000, remainingRows: walker.remainingRows });
+  }
+  return slices;
+}
+
+describe('slices of a search that finds nothing', () => {
   it('starts with a slice of about 10,000 events at the end and grows fourfold', () => {
     // 1,000 buckets of 1,000 events each
     const buckets = Array.from({ length: 1000 }, (_, index) => ({ index, rows: 1000 }));

@@ -100,7 +100,14 @@ export class SliceWalker {
 }
 
 /** How much larger each slice is than the one before when the rows found say nothing better. */
-export const sliceGrowth = 4;
+const sliceGrowth = 4;
+
+/**
+ * How far the density of matches found is trusted: matches cluster, so a slice asks for this many
+ * times the events the density says the page needs, and the rest of the range is one statement
+ * only when this many times what it should hold fits one statement.
+ */
+const densityMargin = 4;
 
 /** What a search has seen so far, for sizing its next slice. */
 export interface SliceProgress {
@@ -134,22 +141,7 @@ export function nextSliceRows(previous: number, progress: SliceProgress): number
   const grown = previous * sliceGrowth;
   if (foundRows === 0 || scannedRows === 0) return grown;
   const restHolds = (remainingRows * foundRows) / scannedRows;
-  if (restHolds <= wantedRows && 4 * restHolds <= sliceStatementRows) return Number.POSITIVE_INFINITY;
-  const needed = Math.ceil((4 * wantedRows * scannedRows) / foundRows);
+  if (restHolds <= wantedRows && densityMargin * restHolds <= sliceStatementRows) return Number.POSITIVE_INFINITY;
+  const needed = Math.ceil((densityMargin * wantedRows * scannedRows) / foundRows);
   return Math.max(firstSliceRows, Math.min(grown, needed));
-}
-
-/**
- * Cuts the range into slices from a histogram, growing fourfold from `firstSliceRows` (what a
- * search does while it finds nothing).
- */
-export function planSlices(startNs: bigint, endNs: bigint, buckets: readonly TimeBucket[], backToFront: boolean): TimeSlice[] {
-  const walker = new SliceWalker(startNs, endNs, buckets, backToFront);
-  const slices: TimeSlice[] = [];
-  let target = firstSliceRows;
-  for (let slice = walker.next(target); slice !== null; slice = walker.next(target)) {
-    slices.push({ startNs: slice.startNs, endNs: slice.endNs });
-    target *= sliceGrowth;
-  }
-  return slices;
 }
