@@ -1,7 +1,8 @@
 /**
  * An event search whose text-index tokens leave few rows runs as one statement over the whole
  * range; one that leaves more than `selectiveReadRows` goes on in time slices after the engine
- * refuses the statement. Both ways give the same rows.
+ * refuses the statement. Both ways give the same rows. A slice not expected to fill its limit
+ * runs without the engine's top-K filtering.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,8 +22,9 @@ const range = { startNs: BigInt(base) * 1_000_000n, endNs: BigInt(base + 86_400_
 
 beforeAll(async () => {
   await engine.init();
-  // 20,000 events over the day: every one says `common`, every 2,000th also `rare`.
-  const events = Array.from({ length: 20_000 }, (_, n) => ({ ts: new Date(base + n * 4000).toISOString(), n, text: n % 2000 === 7 ? 'common rare' : 'common' }));
+  // 20,000 events over the day: every one says `common`, every 2,000th also `rare`, every 100th `dozens`.
+  const text = (n: number) => (n % 2000 === 7 ? 'common rare' : n % 100 === 3 ? 'common dozens' : 'common');
+  const events = Array.from({ length: 20_000 }, (_, n) => ({ ts: new Date(base + n * 4000).toISOString(), n, text: text(n) }));
   await eventWriter(engine, clock)('i-logs', events);
 }, 60_000);
 
@@ -31,9 +33,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the search with the given limit and records the statements it issued. */
-async function search(text: string, selectiveReadRows: number, order: 'asc' | 'desc' = 'desc') {
+/**
+ * Runs the search with the given limit and records the statements it issued, and for each event
+ * statement whether it ran with the engine's top-K filtering turned off.
+ */
+async function search(text: string, selectiveReadRows: number, order: 'asc' | 'desc' = 'desc', maxRows = 25) {
   const statements: string[] = [];
+  const withoutTopK: boolean[] = [];
   const query = engine.query.bind(engine);
   const queryEvents = engine.queryEvents.bind(engine);
   const spy = Object.create(engine) as ChdbEngine;
@@ -43,11 +49,12 @@ async function search(text: string, selectiveReadRows: number, order: 'asc' | 'd
   };
   spy.queryEvents = (sql, answer, options) => {
     statements.push(sql);
+    withoutTopK.push(options?.settings?.['use_top_k_dynamic_filtering'] === 0);
     return queryEvents(sql, answer, options);
   };
   const service = new SearchService(spy, async () => indexes, clock, silentLogger, { blockingTimeoutS: 60, resultTtlS: 60, maxConcurrent: 4, maxConcurrentPerTenant: 4, selectiveReadRows });
-  const result = await service.run('acme', text, range, { maxRows: 25, order });
-  return { ns: result.rows.map((row) => row.columns.n), statements };
+  const result = await service.run('acme', text, range, { maxRows, order });
+  return { ns: result.rows.map((row) => row.columns.n), statements, withoutTopK };
 }
 
 describe('selective event searches', () => {
@@ -76,5 +83,16 @@ describe('selective event searches', () => {
     const { ns, statements } = await search('n > 19990', 100_000);
     expect(ns).toEqual([19999, 19998, 19997, 19996, 19995, 19994, 19993, 19992, 19991]);
     expect(statements.some((sql) => sql.includes('event_minutes'))).toBe(true);
+  });
+
+  it('turn the engine top-K filtering off for the slices not expected to fill their limit', async () => {
+    // `rare`: 5 matches in the newest 10,000 events say the rest holds about 5, under its limit.
+    const sparse = await search('rare', 1000);
+    expect(sparse.ns).toHaveLength(10);
+    expect(sparse.withoutTopK).toEqual([false, false, true]); // refused whole-range try, first slice, the rest
+    // `dozens`: 100 in the newest 10,000 events say the rest holds about 100, over the 51 its limit asks.
+    const dense = await search('dozens', 1000, 'desc', 150);
+    expect(dense.ns).toHaveLength(150);
+    expect(dense.withoutTopK).toEqual([false, false, false]);
   });
 });

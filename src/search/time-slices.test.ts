@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketWidthNs, firstSliceRows, nextSliceRows, SliceWalker, type TimeBucket, type TimeSlice } from './time-slices.js';
+import { bucketWidthNs, expectedMatches, firstSliceRows, nextSliceRows, SliceWalker, type TimeBucket, type TimeSlice } from './time-slices.js';
 
 const hour = 3_600_000_000_000n;
 
@@ -110,5 +110,13 @@ describe('nextSliceRows', () => {
   it('keeps slicing a rest that one statement could not return: a large page', () => {
     // 96 rows in 120,000 events: the other 5 M events would hold about 4,000 rows, under the 99,904 wanted
     expect(nextSliceRows(40_000, progress(120_000, 96, 99_904))).toBe(160_000);
+  });
+});
+
+describe('expectedMatches', () => {
+  it('scales the rows found per event scanned to the slice, and knows nothing before a scan', () => {
+    expect(expectedMatches(20_000, 10_000, 5)).toBe(10);
+    expect(expectedMatches(20_000, 10_000, 0)).toBe(0);
+    expect(expectedMatches(20_000, 0, 0)).toBeNull();
   });
 });

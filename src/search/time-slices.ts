@@ -109,6 +109,14 @@ const sliceGrowth = 4;
  */
 const densityMargin = 4;
 
+/**
+ * Matches a slice of `sliceRows` events should hold at the density found so far (rows found per
+ * event scanned); null before any event was scanned, when nothing is known.
+ */
+export function expectedMatches(sliceRows: number, scannedRows: number, foundRows: number): number | null {
+  return scannedRows === 0 ? null : (sliceRows * foundRows) / scannedRows;
+}
+
 /** What a search has seen so far, for sizing its next slice. */
 export interface SliceProgress {
   /** Events the histogram counted in the slices read. */
