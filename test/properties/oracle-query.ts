@@ -28,12 +28,12 @@ export async function runCompiled(
   engine: Engine,
   dataset: OracleDataset,
   query: Query,
-  options: { readonly useSkipIndexes: 0 | 1; readonly typed: boolean },
+  options: { readonly useSkipIndexes: 0 | 1; readonly typed: boolean; readonly partialWords?: boolean },
 ): Promise<CompiledRun | null> {
   const context = { indexes, fieldPaths: dataset.fieldPaths, ...(options.typed ? { fieldTypes: dataset.fieldTypes } : {}) };
   const analysis = analyzeQuery(query, context);
   if (analysis.analyzed === null) return null;
-  const compiled = compileQuery(analysis.analyzed, { tenant: dataset.tenant, startNs: dataset.startNs, endNs: dataset.endNs });
+  const compiled = compileQuery(analysis.analyzed, { tenant: dataset.tenant, startNs: dataset.startNs, endNs: dataset.endNs, partialWords: options.partialWords === true });
   const result = await readCompiled(engine, compiled, { settings: { ...compiled.settings, use_skip_indexes: options.useSkipIndexes } });
   const indexNames = new Map(indexes.map((index) => [index.id, index.name]));
   const rows = decodeRows(compiled.output, result.rows, indexNames).map((row) => row.columns);

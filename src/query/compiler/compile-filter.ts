@@ -12,7 +12,7 @@ import { columnNameMatcher, isEveryColumn, isSystemColumn, plainColumnName } fro
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { resolveColumn, type ResolvedColumn, type SqlEnv } from './sql-env.js';
 import { valueText, numericValue, type SqlValue } from './sql-value.js';
-import { isWildcardOnly, mayMatchNumberText, prefilterTokens, termPattern, wholeWordTerm, type MatchMode, type TermPieces } from './term-pattern.js';
+import { isWildcardOnly, mayMatchNumberText, partialWords, prefilterTokens, termPattern, wholeWordTerm, type MatchMode, type TermPieces } from './term-pattern.js';
 
 /** How one predicate is evaluated, for `--explain`. */
 export interface PredicatePlan {
@@ -39,6 +39,8 @@ export interface FilterContext {
   readonly prefilterOnly?: boolean;
   /** With `prefilterOnly`: `@index` filters become true too, leaving the text-index tokens alone. */
   readonly tokensOnly?: boolean;
+  /** Also prefilter terms over all values by the parts of words they hold (CompileOptions.partialWords). */
+  readonly partialWords?: boolean;
 }
 
 /** Compiles a filter over the stage's table to a UInt8 expression. */
@@ -185,7 +187,8 @@ function overSearchText(pieces: TermPieces, mode: MatchMode, ctx: FilterContext)
     return lookup;
   }
   const exact = `match(search_text, ${sqlString(termPattern(pieces, mode, 'valueList'))})`;
-  return withPrefilter(prefilterTokens(pieces), exact, ctx);
+  const parts = ctx.partialWords === true && !ctx.prefilterOnly ? partialWords(pieces) : [];
+  return withPrefilter(prefilterTokens(pieces), exact, ctx, parts);
 }
 
 function everyColumn(term: Value): ColumnName {
@@ -224,16 +227,25 @@ function numericBound(term: Value): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext): string {
+function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext, parts: readonly string[] = []): string {
   if (ctx.prefilterOnly && tokens.length === 0) return '1';
-  if (tokens.length === 0) {
+  if (tokens.length === 0 && parts.length === 0) {
     ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'none' });
     return exact;
   }
-  const prefilter = wordsPrefilter(tokens);
+  const prefilter = [...(tokens.length > 0 ? [wordsPrefilter(tokens)] : []), ...parts.map(partialWordPrefilter)].join(' AND ');
   if (ctx.prefilterOnly) return prefilter;
   ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'prefilters' });
   return `(${prefilter} AND ${exact})`;
+}
+
+/**
+ * True when some word of the values text holds `part` (letter case folded): a `LIKE` that the
+ * word index answers by scanning its dictionary for the words that hold it.
+ */
+function partialWordPrefilter(part: string): string {
+  const needle = searchWordsToken(part).replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  return `like(${searchWordsExpression}, ${sqlString(`%${needle}%`)})`;
 }
 
 /** True when the values text holds every word (D9), letter case folded: answered by the word index. */

@@ -2,12 +2,13 @@
  * Golden SQL: each testdata/compiler/*.txt holds a description, `-- query --`, and the expected
  * `-- sql --` and `-- plan --` (or `-- error --`). Refresh with UPDATE_GOLDEN=1 and review the diff.
  * Files in testdata/compiler/typed compile with the field catalog's types known (typedGoldenContext);
- * those in testdata/compiler/unbounded without the time range (`timeBounded: false`).
+ * those in testdata/compiler/unbounded without the time range (`timeBounded: false`), those in
+ * testdata/compiler/partial-words with parts of words looked up (`partialWords: true`).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery, compileQuery, formatDiagnostic, parseQuery } from '../index.js';
+import { analyzeQuery, compileQuery, formatDiagnostic, parseQuery, type CompileOptions } from '../index.js';
 import { goldenContext, goldenOptions, typedGoldenContext } from './testing/golden-context.js';
 import type { AnalysisContext } from '../analyzer/analyze-query.js';
 import { prettySql } from './pretty-sql.js';
@@ -50,14 +51,15 @@ const goldenFiles = (sub: string): string[] =>
     .filter((f) => f.endsWith('.txt'))
     .sort()
     .map((f) => (sub === '.' ? f : join(sub, f)));
-const files = [...goldenFiles('.'), ...goldenFiles('typed'), ...goldenFiles('unbounded')];
+const files = [...goldenFiles('.'), ...goldenFiles('typed'), ...goldenFiles('unbounded'), ...goldenFiles('partial-words')];
+const subdirOptions: Record<string, CompileOptions> = { unbounded: { ...goldenOptions, timeBounded: false }, 'partial-words': { ...goldenOptions, partialWords: true } };
 
 describe('compiler golden files', () => {
   it.each(files)('%s', (file) => {
     const path = join(dir, file);
     const golden = readGolden(readFileSync(path, 'utf8'));
     const context = file.startsWith('typed/') ? typedGoldenContext : goldenContext;
-    const actual = render(golden.query, context, file.startsWith('unbounded/') ? { ...goldenOptions, timeBounded: false } : goldenOptions);
+    const actual = render(golden.query, context, subdirOptions[file.split('/')[0] as string] ?? goldenOptions);
     if (update) writeFileSync(path, `${golden.description}-- query --\n${golden.query}\n${actual}`);
     else expect(actual).toBe(golden.expected);
   });

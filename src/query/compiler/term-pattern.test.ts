@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayMatchNumberText, prefilterTokens, wholeWordTerm, type TermPieces } from './term-pattern.js';
+import { asciiLower } from '../../core/index.js';
+import { matchesTerm } from '../evaluator/matches-term.js';
+import { span } from '../evaluator/testing/ast-builder.js';
+import { mayMatchNumberText, partialWords, prefilterTokens, wholeWordTerm, type TermPieces } from './term-pattern.js';
 
 const bare = (...segments: string[]): TermPieces => ({ segments, quote: 'bare' });
 
@@ -14,6 +17,38 @@ describe('prefilterTokens', () => {
     expect(prefilterTokens(bare('App_3-', 'x'))).toEqual(['app_3']);
     expect(prefilterTokens(bare('', 'son'))).toEqual([]);
     expect(prefilterTokens(bare('ÉCOLE'))).toEqual(['École']);
+  });
+});
+
+describe('partialWords', () => {
+  it('takes the runs that may be parts of longer words, of four characters or more, ASCII case folded', () => {
+    expect(partialWords(bare('', 'MimiKatz', ''))).toEqual(['mimikatz']);
+    expect(partialWords(bare('cdqkil3ks', ''))).toEqual(['cdqkil3ks']);
+    expect(partialWords(bare('', '.ps1'))).toEqual([]); // a whole word, looked up by prefilterTokens
+    expect(partialWords(bare('', 'son'))).toEqual([]); // too short
+    expect(partialWords(bare('c:\\users\\', '\\appdata', ''))).toEqual(['appdata']);
+    expect(partialWords(bare('', 'Invoke_Expr', ''))).toEqual(['invoke_expr']);
+    expect(partialWords(bare('', 'héllo', ''))).toEqual(['héllo']);
+  });
+
+  it('are in every text the term matches, ASCII case folded: a prefilter on them never loses a match', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'B', 'b', '_', '-', '.', ' ', 'é', '1'), maxLength: 8 });
+    let matched = 0;
+    fc.assert(
+      // The value holds the term's pieces (case swapped at random) with text around and between
+      // them, so that most terms match it.
+      fc.property(fc.array(text, { minLength: 1, maxLength: 3 }), fc.array(text, { minLength: 4, maxLength: 4 }), fc.boolean(), (segments, fills, upper) => {
+        const piece = (p: string) => (upper ? p.toUpperCase() : p);
+        const value = `${fills[0]}${segments.map(piece).join(fills[1])}${fills[2]}`;
+        const term = { kind: 'string' as const, quote: 'bare' as const, segments, span };
+        if (!matchesTerm(value, term, 'contains')) return;
+        const parts = partialWords({ segments, quote: 'bare' });
+        if (parts.length > 0) matched++;
+        for (const part of parts) expect(asciiLower(value)).toContain(part);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(matched).toBeGreaterThan(100);
   });
 });
 

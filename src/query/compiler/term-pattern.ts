@@ -114,19 +114,38 @@ function literalPattern(text: string, foldCase: boolean): string {
  * left out.
  */
 export function prefilterTokens(term: TermPieces): string[] {
-  const tokens = new Set<string>();
+  return [...new Set(wordRuns(term).filter((run) => run.whole).map((run) => asciiLower(run.text)))];
+}
+
+/**
+ * Parts of words shorter than this are not looked up: the engine's text index answers a `LIKE`
+ * by scanning its dictionary only for patterns of at least 4 characters
+ * (`text_index_like_min_pattern_length`), and shorter ones occur in too many words to narrow much.
+ */
+export const minPartialWordChars = 4;
+
+/**
+ * The runs of token characters that `prefilterTokens` leaves out because they may be part of a
+ * longer word (`mimikatz` in `*mimikatz*`), of at least `minPartialWordChars` characters,
+ * ASCII letters lower-cased. Each occurs inside one word of any text the term matches.
+ */
+export function partialWords(term: TermPieces): string[] {
+  const runs = wordRuns(term).filter((run) => !run.whole && [...run.text].length >= minPartialWordChars);
+  return [...new Set(runs.map((run) => asciiLower(run.text)))];
+}
+
+// Each run of token characters in the term's literal pieces, and whether it is a whole word.
+function wordRuns(term: TermPieces): { text: string; whole: boolean }[] {
   const { segments } = term;
-  segments.forEach((segment, i) => {
+  return segments.flatMap((segment, i) => {
     const anchoredStart = i === 0;
     const anchoredEnd = i === segments.length - 1;
-    const runs = splitRuns(segment);
-    runs.forEach((run, j) => {
+    return splitRuns(segment).map((run, j) => {
       const boundedLeft = run.start > 0 || (anchoredStart && j === 0 && run.start === 0);
       const boundedRight = run.end < segment.length || (anchoredEnd && run.end === segment.length);
-      if (boundedLeft && boundedRight) tokens.add(asciiLower(run.text));
+      return { text: run.text, whole: boundedLeft && boundedRight };
     });
   });
-  return [...tokens];
 }
 
 /**
