@@ -16,15 +16,8 @@ import type { QueryPlan } from './plan-query.js';
 import { readCompiled } from './read-events.js';
 import { resultColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
-import { bucketWidthNs, expectedMatches, firstSliceRows, firstStatementRows, nextSliceRows, SliceWalker, sliceStatementRows, type TimeSlice } from './time-slices.js';
-
-type StatementSettings = Readonly<Record<string, string | number>>;
-
-// The engine's top-K filtering (on by default) moves a statement's filter out of PREWHERE, so every
-// column is read for every candidate row, for a threshold that only prunes once the limit is full.
-// A slice not expected to fill its limit goes without it: `CommandLine: powershell`, 348 matches in
-// 2.5 M candidate rows, took 89 ms instead of 116 (docs/benchmarks.md); one that fills keeps it.
-const withoutTopKFilter: StatementSettings = { use_top_k_dynamic_filtering: 0 };
+import { sliceStatement, type SliceStatement } from './slice-statement.js';
+import { bucketWidthNs, expectedMatches, firstSliceRows, firstStatementRows, nextSliceRows, SliceWalker, sliceStatementRows, type CountedSlice, type TimeSlice } from './time-slices.js';
 
 export type QueryStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -135,13 +128,13 @@ export class QueryRun {
    * page that fits under the cap (the default 1,000 rows) needs no second statement to find out.
    * `expected`: the matches the slice should hold at the density found so far (null: unknown).
    */
-  private async runSlice(plan: QueryPlan, slice: TimeSlice, expected: number | null): Promise<boolean> {
+  private async runSlice(plan: QueryPlan, slice: CountedSlice, expected: number | null): Promise<boolean> {
     const backward = this.request.scanBackToFront;
     let { startNs, endNs } = slice;
     for (;;) {
       const wanted = this.request.maxRows - this.rows.length;
       const limit = Math.min(wanted, this.rows.length === 0 ? firstStatementRows : sliceStatementRows) + 1;
-      const decoded = await this.readEvents(plan, { startNs, endNs }, limit, expected !== null && expected < limit ? withoutTopKFilter : {});
+      const decoded = await this.readEvents(plan, { startNs, endNs }, limit, sliceStatement(slice.rows, expected, limit));
       if (this.cancelled) return true;
       if (decoded.length < limit || limit === wanted + 1) return this.addEventRows(decoded, wanted);
       const boundary = decoded.at(-1)?.rowId?.t;
@@ -167,7 +160,7 @@ export class QueryRun {
     let decoded: DecodedRow[];
     try {
       const limits = { max_rows_to_read: this.deps.selectiveReadRows ?? selectiveReadRows, read_overflow_mode: 'throw' };
-      decoded = await this.readEvents(plan, { startNs: request.startNs, endNs: request.endNs }, request.maxRows + 1, limits);
+      decoded = await this.readEvents(plan, { startNs: request.startNs, endNs: request.endNs }, request.maxRows + 1, { settings: limits });
     } catch (error) {
       if (error instanceof EngineError && error.code === ErrorCodes.engineReadLimit) return false;
       throw error;
@@ -177,10 +170,10 @@ export class QueryRun {
   }
 
   /** One statement over part of the range: up to `limit` events in scan order, decoded within the budget. */
-  private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number, settings: StatementSettings = {}): Promise<DecodedRow[]> {
+  private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number, statement: Partial<SliceStatement> = {}): Promise<DecodedRow[]> {
     const order = this.request.scanBackToFront ? 'desc' : 'asc';
-    const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, order, limit });
-    const options = { settings: { ...compiled.settings, ...settings }, signal: this.abort.signal };
+    const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, order, limit, partialWords: statement.partialWords === true });
+    const options = { settings: { ...compiled.settings, ...statement.settings }, signal: this.abort.signal };
     const result = await readCompiled(this.deps.engine, compiled, options);
     this.bytesScanned += result.stats.bytesRead;
     const bounds = { maxRows: limit, maxBytes: this.budget.remaining };
@@ -235,7 +228,7 @@ export class QueryRun {
     const watch = setInterval(() => void this.readProgress(tag), this.deps.progressIntervalMs ?? 250);
     try {
       const read = async (timeBounded: boolean) => {
-        const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, order, timeBounded });
+        const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, order, timeBounded, partialWords: true });
         const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal });
         this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
         return { compiled, result };

@@ -5,7 +5,7 @@
  */
 import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import type { IndexInfo, PredicatePlan } from '../query/index.js';
+import { compileQuery, type IndexInfo, type PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
@@ -101,10 +101,15 @@ export class SearchService {
     return this.runToEnd(checkAdhocQuery(tenant, body), signal);
   }
 
-  /** Parses, analyzes and compiles without running: the tree, the SQL and each predicate's index. */
+  /**
+   * Parses, analyzes and compiles without running: the tree, the SQL and each predicate's index.
+   * The statement is the one over the whole range, as an aggregation runs it and as the large
+   * slices of a sparse search do: with parts of words looked up (docs/search.md, step 3).
+   */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
-    const plan = await this.plan(tenant, text, range, { useFieldTypes: true });
-    return { plan, predicates: plan.compiled.plans };
+    const planned = await this.plan(tenant, text, range, { useFieldTypes: true });
+    const compiled = compileQuery(planned.analyzed, { tenant, ...range, partialWords: true });
+    return { plan: { ...planned, compiled }, predicates: compiled.plans };
   }
 
   /** Runs a query to completion with CLI-style options (same execution and limits as the API). */

@@ -54,7 +54,7 @@ async function search(text: string, selectiveReadRows: number, order: 'asc' | 'd
   };
   const service = new SearchService(spy, async () => indexes, clock, silentLogger, { blockingTimeoutS: 60, resultTtlS: 60, maxConcurrent: 4, maxConcurrentPerTenant: 4, selectiveReadRows });
   const result = await service.run('acme', text, range, { maxRows, order });
-  return { ns: result.rows.map((row) => row.columns.n), statements, withoutTopK };
+  return { ns: result.rows.map((row) => row.columns.n), rows: result.rows.map((row) => row.columns), statements, withoutTopK };
 }
 
 describe('selective event searches', () => {
@@ -94,5 +94,11 @@ describe('selective event searches', () => {
     const dense = await search('dozens', 1000, 'desc', 150);
     expect(dense.ns).toHaveLength(150);
     expect(dense.withoutTopK).toEqual([false, false, false]);
+  });
+
+  it('look up parts of words in a statement over the whole range: aggregations', async () => {
+    const { rows, statements } = await search('*ozen* | count', 100_000);
+    expect(statements.some((sql) => sql.includes("like(replaceAll(lower(search_text), '_', 'Z'), '%ozen%')"))).toBe(true);
+    expect(rows).toEqual([{ '@q.count': 200 }]);
   });
 });
