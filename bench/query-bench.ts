@@ -15,6 +15,7 @@ import { benchTenant, ensureCurrentSchema, ensureLoadedDataDir, ensureOptimizedC
 import { checkQueryTargets, formatQueryReport } from './query-report.js';
 import { benchQueries, pickTerms, type PickedTerms } from './query-set.js';
 import { runQueryApiMode } from './query-api-mode.js';
+import { runFirstRunMode } from './query-first-run.js';
 import { EngineCallRecorder } from './query-engine-recorder.js';
 import { timeQuery, type QueryTiming } from './query-timing.js';
 import { ensureReplayFile, todayUtc } from './replay.js';
@@ -40,6 +41,7 @@ API mode (issue 4): the same data and queries through a real server (node bin/vi
   --scan-runs N       timed runs per scan after one warm-up (default 5; 0 skips)
   --scan-query TEXT   scan this query instead of the phrase and '*' (max_rows 100000)
   --poll-ms N         pause between query_progress polls of a scan (default 5)
+  --first-run TEXT    time TEXT's first run instead, --runs times, each in a new process (repeatable)
   --no-build          do not run tsc first (dist/ must be current)`;
 
 function parseOptions(argv: readonly string[]) {
@@ -64,6 +66,7 @@ function parseOptions(argv: readonly string[]) {
       'scan-query': { type: 'string' },
       'poll-ms': { type: 'string', default: '5' },
       'no-build': { type: 'boolean', default: false },
+      'first-run': { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', default: false },
     },
   });
@@ -86,7 +89,8 @@ function parseOptions(argv: readonly string[]) {
     wholeRangeRuns: countOf('whole-runs'),
     only: values.only ? new Set(values.only.split(',')) : null,
     optimize: values.optimize,
-    rg: !values['no-rg'] && !values.api,
+    firstRun: values['first-run'],
+    rg: !values['no-rg'] && !values.api && values['first-run'].length === 0,
     api: values.api
       ? {
           clients: positive('clients', values.clients),
@@ -133,15 +137,20 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
   const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version, platform: `${process.platform} ${process.arch}` };
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const savePath = (mode: string): string => join(repoDir, '.bench', 'results', `query-${mode}${options.dataset}-n${options.events}${optimized ? '-optimized' : ''}-${stamp}.json`);
-  const header = (load: { before: number; after: number }, terms: PickedTerms, runsNote: string): string => {
+  const header = (load: { before: number; after: number }, terms: PickedTerms | null, runsNote: string): string => {
     const state = parts !== loadedParts ? `${loadedParts} ${optimized ? 'after OPTIMIZE FINAL' : 'as ingested'}, merged since by the engine` : optimized ? 'after OPTIMIZE FINAL' : 'as ingested, background merges settled';
     return [
       `machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}; 1-min load ${load.before.toFixed(1)} → ${load.after.toFixed(1)}`,
       `data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${parts} parts (${state}), ${((optimized?.marker.bytesOnDisk ?? m.bytesOnDisk) / 1e6).toFixed(0)} MB on disk; ${runsNote}`,
-      `terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})`,
+      ...(terms ? [`terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})`] : []),
       '',
     ].join('\n');
   };
+  if (options.firstRun.length > 0) {
+    const load = loadavg()[0] ?? 0;
+    const note = `${options.runs} processes per query`;
+    return runFirstRunMode({ dataDir: optimized?.dataDir ?? data.dataDir, range, texts: options.firstRun, runs: options.runs, savePath: savePath('first-run-'), header: header({ before: load, after: load }, null, note), log });
+  }
   if (options.api) {
     const context = { argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, activeParts: parts };
     return runQueryApiMode({ repoDir, dataDir: optimized?.dataDir ?? data.dataDir, optimized: optimized !== null, marker: m, range, ...options.api, only: options.only, savePath: savePath('api-'), context, header, log });
