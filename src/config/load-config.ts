@@ -24,20 +24,20 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
  */
 export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.env, cwd = process.cwd()): VigilConfig {
   const problems: Diagnostic[] = [];
-  const file = readConfigFile(overrides.configFile ?? env.VIGIL_CONFIG, cwd, problems);
+  const file = readConfigFile(overrides.configFile ?? strFromEnv(env, 'VIGIL_CONFIG'), cwd, problems);
   const pick = <T>(flag: T | undefined, envValue: T | undefined, fileValue: T | undefined, fallback: T): T =>
     flag ?? envValue ?? fileValue ?? fallback;
 
-  const dataDir = resolve(cwd, pick(overrides.dataDir, env.VIGIL_DATA_DIR, str(file, 'data_dir', problems), './data'));
-  const host = pick(overrides.host, env.VIGIL_HOST, str(file, 'host', problems), '127.0.0.1');
+  const dataDir = resolve(cwd, pick(overrides.dataDir, strFromEnv(env, 'VIGIL_DATA_DIR'), str(file, 'data_dir', problems), './data'));
+  const host = pick(overrides.host, strFromEnv(env, 'VIGIL_HOST'), str(file, 'host', problems), '127.0.0.1');
   const port = pick(overrides.port, intFromEnv(env, 'VIGIL_PORT', problems), int(file, 'port', problems), 8080);
   if (port < 0 || port > 65535) problems.push(errorDiagnostic('invalid_port', `port must be 0-65535, got ${port}`, { field: 'port' }));
-  const logLevel = pick(overrides.logLevel, env.VIGIL_LOG_LEVEL as VigilConfig['logLevel'] | undefined, str(file, 'log_level', problems) as VigilConfig['logLevel'] | undefined, 'info');
+  const logLevel = pick(overrides.logLevel, strFromEnv(env, 'VIGIL_LOG_LEVEL') as VigilConfig['logLevel'] | undefined, str(file, 'log_level', problems) as VigilConfig['logLevel'] | undefined, 'info');
   if (!logLevels.includes(logLevel)) problems.push(errorDiagnostic('invalid_log_level', `log level must be one of ${logLevels.join(', ')}`, { field: 'log_level' }));
 
   // An integer setting: file key `name`, environment VIGIL_<NAME>.
   const setting = (name: string, fallback: number): number => pick(undefined, intFromEnv(env, `VIGIL_${name.toUpperCase()}`, problems), int(file, name, problems), fallback);
-  const clickhouseUrl = env.CLICKHOUSE_URL ?? str(file, 'clickhouse_url', problems);
+  const clickhouseUrl = strFromEnv(env, 'CLICKHOUSE_URL') ?? str(file, 'clickhouse_url', problems);
   const poolSize = pick(undefined, intFromEnv(env, 'VIGIL_ENGINE_POOL_SIZE', problems), int(file, 'engine_pool_size', problems), 4);
   const config: VigilConfig = {
     dataDir,
@@ -163,6 +163,13 @@ function bool(file: Record<string, unknown>, key: string, problems: Diagnostic[]
   if (v === undefined) return undefined;
   if (typeof v !== 'boolean') problems.push(errorDiagnostic('config_type', `${key} must be true or false`, { field: key }));
   return typeof v === 'boolean' ? v : undefined;
+}
+
+// A variable set to the empty string counts as unset, as for the number and true/false ones:
+// `VIGIL_DATA_DIR=` must not make the data dir the current directory.
+function strFromEnv(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
 }
 
 function intFromEnv(env: Env, name: string, problems: Diagnostic[]): number | undefined {

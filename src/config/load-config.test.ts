@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './load-config.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'vigil-config-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe('loadConfig', () => {
+  it('takes the defaults, under the current directory', () => {
+    const config = loadConfig({}, {}, cwd);
+    expect(config.dataDir).toBe(join(cwd, 'data'));
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('lets variables win over the config file, and flags over both', () => {
+    writeFileSync(join(cwd, 'vigil.config.json'), JSON.stringify({ data_dir: 'from-file', host: '127.0.0.2' }));
+    try {
+      expect(loadConfig({}, {}, cwd).dataDir).toBe(join(cwd, 'from-file'));
+      const env = { VIGIL_DATA_DIR: 'from-env', VIGIL_HOST: '127.0.0.3' };
+      expect(loadConfig({}, env, cwd)).toMatchObject({ dataDir: join(cwd, 'from-env'), host: '127.0.0.3' });
+      expect(loadConfig({ dataDir: 'from-flag' }, env, cwd).dataDir).toBe(join(cwd, 'from-flag'));
+    } finally {
+      rmSync(join(cwd, 'vigil.config.json'));
+    }
+  });
+
+  it('counts a variable set to the empty string as unset', () => {
+    const config = loadConfig({}, { VIGIL_DATA_DIR: '', VIGIL_HOST: '', VIGIL_LOG_LEVEL: '', VIGIL_CONFIG: '', CLICKHOUSE_URL: '' }, cwd);
+    expect(config.dataDir).toBe(join(cwd, 'data'));
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.logLevel).toBe('info');
+    expect(config.engine.kind).toBe('chdb');
+  });
+});
