@@ -17,6 +17,8 @@ export interface SliceStatement {
  * Events a slice must cover for a lookup of parts of words (`*mimikatz*`) to pay: the word
  * index scans its dictionary, about 20 ms per merged weekly part, while the exact pattern reads
  * about a million events a second (a week: 23 ms against 1.2 s; an hour: 23 ms against 33 ms).
+ * The index then answers the lookup row by row, so the pattern runs only on the events that hold
+ * the part, which pays even for a common part (`*indows*`, 965 events: 120 ms against 185 ms).
  */
 export const partialWordsMinRows = 20_000;
 
@@ -28,11 +30,11 @@ const withoutTopKFilter: StatementSettings = { use_top_k_dynamic_filtering: 0 };
 
 /**
  * A statement over a slice of `sliceRows` events that returns at most `limit` rows, where
- * `expected` matches are expected at the density found so far (null before anything is known,
- * as for the first slice, which keeps the engine's defaults). One not expected to fill its
- * limit runs without top-K filtering and, over enough events, looks up parts of words.
+ * `expected` matches are expected at the density found so far (null before anything is known).
+ * One not expected to fill its limit runs without top-K filtering; one over enough events looks
+ * up parts of words.
  */
 export function sliceStatement(sliceRows: number, expected: number | null, limit: number): SliceStatement {
   const sparse = expected !== null && expected < limit;
-  return { settings: sparse ? withoutTopKFilter : {}, partialWords: sparse && sliceRows >= partialWordsMinRows };
+  return { settings: sparse ? withoutTopKFilter : {}, partialWords: sliceRows >= partialWordsMinRows };
 }
