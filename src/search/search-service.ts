@@ -103,8 +103,8 @@ export class SearchService {
 
   /**
    * Parses, analyzes and compiles without running: the tree, the SQL and each predicate's index.
-   * The statement is the one over the whole range, as an aggregation runs it and as the large
-   * slices of a sparse search do: with parts of words looked up (docs/search.md, step 3).
+   * The statement is the one over the whole range, as an aggregation runs it: with parts of words
+   * looked up, as every slice over 20,000 events also does (docs/search.md, step 3).
    */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
     const planned = await this.plan(tenant, text, range, { useFieldTypes: true });
