@@ -147,8 +147,8 @@ export interface SliceProgress {
 export function nextSliceRows(previous: number, progress: SliceProgress): number {
   const { scannedRows, foundRows, wantedRows, remainingRows } = progress;
   const grown = previous * sliceGrowth;
-  if (foundRows === 0 || scannedRows === 0) return grown;
-  const restHolds = (remainingRows * foundRows) / scannedRows;
+  const restHolds = expectedMatches(remainingRows, scannedRows, foundRows);
+  if (restHolds === null || foundRows === 0) return grown;
   if (restHolds <= wantedRows && densityMargin * restHolds <= sliceStatementRows) return Number.POSITIVE_INFINITY;
   const needed = Math.ceil((densityMargin * wantedRows * scannedRows) / foundRows);
   return Math.max(firstSliceRows, Math.min(grown, needed));
