@@ -187,8 +187,7 @@ function overSearchText(pieces: TermPieces, mode: MatchMode, ctx: FilterContext)
     return lookup;
   }
   const exact = `match(search_text, ${sqlString(termPattern(pieces, mode, 'valueList'))})`;
-  const parts = ctx.partialWords === true && !ctx.prefilterOnly ? partialWords(pieces) : [];
-  return withPrefilter(prefilterTokens(pieces), exact, ctx, parts);
+  return withPrefilter(prefilterTokens(pieces), exact, ctx, ctx.partialWords === true ? partialWords(pieces) : []);
 }
 
 function everyColumn(term: Value): ColumnName {
@@ -233,7 +232,9 @@ function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterCont
     ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'none' });
     return exact;
   }
-  const prefilter = [...(tokens.length > 0 ? [wordsPrefilter(tokens)] : []), ...parts.map(partialWordPrefilter)].join(' AND ');
+  const lookups = parts.map(partialWordPrefilter);
+  if (tokens.length > 0) lookups.unshift(wordsPrefilter(tokens));
+  const prefilter = lookups.join(' AND ');
   if (ctx.prefilterOnly) return prefilter;
   ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'prefilters' });
   return `(${prefilter} AND ${exact})`;
