@@ -28,10 +28,12 @@ describe('loadConfig', () => {
   });
 
   it('counts a variable set to the empty string as unset', () => {
-    const config = loadConfig({}, { VIGIL_DATA_DIR: '', VIGIL_HOST: '', VIGIL_LOG_LEVEL: '', VIGIL_CONFIG: '', CLICKHOUSE_URL: '' }, cwd);
+    const config = loadConfig({}, { VIGIL_DATA_DIR: '', VIGIL_HOST: '', VIGIL_LOG_LEVEL: '', VIGIL_CONFIG: '', CLICKHOUSE_URL: '', VIGIL_API_KEY: '', VIGIL_CHAT_API_URL: '' }, cwd);
     expect(config.dataDir).toBe(join(cwd, 'data'));
     expect(config.host).toBe('127.0.0.1');
     expect(config.logLevel).toBe('info');
     expect(config.engine.kind).toBe('chdb');
+    expect(config.cliApiKey).toBeNull();
+    expect(config.detections.chatApiUrl).toBeNull();
   });
 });

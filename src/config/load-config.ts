@@ -66,8 +66,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
       allowPrivateDestinations: pick(undefined, boolFromEnv(env, 'VIGIL_ALLOW_PRIVATE_DESTINATIONS', problems), bool(file, 'allow_private_destinations', problems), false),
       secretsKey: secretsKeySource(env, file, dataDir, cwd, problems),
     },
-    cliApiKey: env.VIGIL_API_KEY && env.VIGIL_API_KEY !== '' ? env.VIGIL_API_KEY : null,
-    cliApiUrl: env.VIGIL_API_URL && env.VIGIL_API_URL !== '' ? env.VIGIL_API_URL.replace(/\/+$/, '') : null,
+    cliApiKey: strFromEnv(env, 'VIGIL_API_KEY') ?? null,
+    cliApiUrl: strFromEnv(env, 'VIGIL_API_URL')?.replace(/\/+$/, '') ?? null,
     maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
     detections: {
       settleDelayS: setting('detection_settle_delay_s', 30),
@@ -80,8 +80,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
       deliveryPerSinkConcurrency: setting('delivery_per_sink_concurrency', 2),
       deliveryTimeoutS: setting('delivery_timeout_s', 10),
       deliveryGiveUpS: setting('delivery_give_up_s', 86_400),
-      chatApiUrl: env.VIGIL_CHAT_API_URL || str(file, 'chat_api_url', problems) || null,
-      pagerApiUrl: env.VIGIL_PAGER_API_URL || str(file, 'pager_api_url', problems) || null,
+      chatApiUrl: (strFromEnv(env, 'VIGIL_CHAT_API_URL') ?? str(file, 'chat_api_url', problems)) || null,
+      pagerApiUrl: (strFromEnv(env, 'VIGIL_PAGER_API_URL') ?? str(file, 'pager_api_url', problems)) || null,
     },
   };
   const atLeastOne = [
@@ -113,14 +113,14 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
 }
 
 function secretsKeySource(env: Env, file: Record<string, unknown>, dataDir: string, cwd: string, problems: Diagnostic[]): SecretsKeySource {
-  const inline = env.VIGIL_SECRETS_KEY || str(file, 'secrets_key', problems);
+  const inline = strFromEnv(env, 'VIGIL_SECRETS_KEY') ?? str(file, 'secrets_key', problems);
   if (inline !== undefined && inline !== '') {
     if (!isSecretsKeyText(inline)) {
       problems.push(errorDiagnostic('invalid_secrets_key', `secrets_key must be the base64 of ${secretsKeyBytes} random bytes (openssl rand -base64 ${secretsKeyBytes})`, { field: 'secrets_key' }));
     }
     return { kind: 'inline', base64: inline };
   }
-  const path = env.VIGIL_SECRETS_KEY_FILE || str(file, 'secrets_key_file', problems);
+  const path = strFromEnv(env, 'VIGIL_SECRETS_KEY_FILE') ?? str(file, 'secrets_key_file', problems);
   return { kind: 'file', path: path ? resolve(cwd, path) : resolve(dataDir, 'secrets.key') };
 }
 
