@@ -31,6 +31,8 @@ export interface QueryRequest {
    * read has not seen yet is likeliest, and most of them would gain a catalog statement.
    */
   readonly useFieldTypes?: boolean;
+  /** Compile with parts of words looked up (CompileOptions.partialWords). */
+  readonly partialWords?: boolean;
 }
 
 export interface QueryPlan {
@@ -82,6 +84,7 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
     endNs: request.endNs,
     ...(request.order ? { order: request.order } : {}),
     ...(request.limit !== undefined ? { limit: request.limit } : {}),
+    partialWords: request.partialWords === true,
   });
   const indexNames = new Map(analysis.analyzed.scope.map((index) => [index.id, index.name]));
   return { query: parsed.query, analyzed: analysis.analyzed, compiled, indexNames };

@@ -39,3 +39,12 @@ describe('SearchService and the field catalog types', () => {
     expect((await service.explain('acme', '* | groupbycount n', range)).plan.analyzed.fieldTypes?.get('n')).toEqual(['Int64']);
   });
 });
+
+describe('SearchService.explain', () => {
+  it('shows the statement over the whole range, with parts of words looked up', async () => {
+    const { service } = serviceWithCatalog();
+    const explained = await service.explain('acme', '*mimikatz*', range);
+    expect(explained.plan.compiled.sql).toContain("like(replaceAll(lower(search_text), '_', 'Z'), '%mimikatz%')");
+    expect(explained.predicates.map((p) => p.index)).toEqual(['prefilters']);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import { compileQuery, type IndexInfo, type PredicatePlan } from '../query/index.js';
+import type { IndexInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
@@ -50,7 +50,7 @@ export interface QueryExplanation {
 }
 
 /** How a query is planned: a short-range query's order and limit; ad hoc ones use field types. */
-type PlanOptions = Pick<QueryRequest, 'order' | 'limit' | 'useFieldTypes'>;
+type PlanOptions = Pick<QueryRequest, 'order' | 'limit' | 'useFieldTypes' | 'partialWords'>;
 
 export class SearchService {
   private readonly entries = new Map<string, Entry>();
@@ -107,9 +107,8 @@ export class SearchService {
    * looked up, as every slice over 20,000 events also does (docs/search.md, step 3).
    */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
-    const planned = await this.plan(tenant, text, range, { useFieldTypes: true });
-    const compiled = compileQuery(planned.analyzed, { tenant, ...range, partialWords: true });
-    return { plan: { ...planned, compiled }, predicates: compiled.plans };
+    const plan = await this.plan(tenant, text, range, { useFieldTypes: true, partialWords: true });
+    return { plan, predicates: plan.compiled.plans };
   }
 
   /** Runs a query to completion with CLI-style options (same execution and limits as the API). */
