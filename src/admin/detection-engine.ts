@@ -13,12 +13,12 @@ import {
   type WriteDetections,
 } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
-import { ingestStream } from '../ingest/index.js';
 import type { QueryResult, SearchService } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import type { ChatIntegrationService } from './chat-integration-service.js';
 import type { EventSinkService } from './event-sink-service.js';
 import type { IndexService } from './index-service.js';
+import { writeSystemEvents } from './system-events.js';
 import type { TenantService } from './tenant-service.js';
 
 /** The deployment's detection and delivery settings (docs/detections.md, "Settings"). */
@@ -103,13 +103,11 @@ export class DetectionEngine {
         index = await deps.tenants.systemIndex(tenantId, '_detections');
       }
       if (index === null) throw new IngestError(`tenant ${tenantId} has no _detections index`);
-      const ended = deps.search.writingEvents(tenantId);
-      const summary = await ingestStream(
-        [events.map((event) => JSON.stringify(event)).join('\n')],
+      const summary = await writeSystemEvents(
+        { engine, store, clock, writingEvents: (tenant) => deps.search.writingEvents(tenant) },
         { tenantId, indexId: index.id, timestampFields: ['timestamp'], sourceType: 'vigil:detection' },
-        { engine, reserveSequence: (count) => store.tenants.reserveSequence(tenantId, count), clock },
-        { format: 'ndjson' },
-      ).finally(ended);
+        events,
+      );
       if (summary.rejected > 0) throw new IngestError(`writing detections: ${summary.errors[0]?.error ?? 'rejected'}`);
     };
     this.worker = new DeliveryWorker(

@@ -1,7 +1,8 @@
 import { messageOf, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import { ingestStream, defaultTimestampFields } from '../ingest/index.js';
+import { defaultTimestampFields } from '../ingest/index.js';
 import type { AuditEntry, Store } from '../store/index.js';
+import { writeSystemEvents } from './system-events.js';
 import type { TenantService } from './tenant-service.js';
 
 const dayNs = 86_400_000_000_000n;
@@ -51,15 +52,12 @@ export class Maintenance {
         await this.tenants.ensure(tenantId);
         const auditIndex = await this.tenants.systemIndex(tenantId, '_audit');
         if (!auditIndex) continue;
-        const lines = tenantEntries.map((e) =>
-          JSON.stringify({ '@timestamp': new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details, audit_id: e.id }),
+        const records = tenantEntries.map((e) => ({ '@timestamp': new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details, audit_id: e.id }));
+        await writeSystemEvents(
+          { engine: this.engine, store: this.store, clock: this.clock, writingEvents: this.writingEvents },
+          { tenantId, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' },
+          records,
         );
-        const ended = this.writingEvents(tenantId);
-        await ingestStream([lines.join('\n')], { tenantId, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' }, {
-          engine: this.engine,
-          reserveSequence: (count) => this.store.tenants.reserveSequence(tenantId, count),
-          clock: this.clock,
-        }, { format: 'ndjson' }).finally(ended);
         await this.store.audit.markShipped(tenantEntries.map((e) => e.id));
         shipped += tenantEntries.length;
       }
