@@ -8,9 +8,18 @@ import type { TenantService } from './tenant-service.js';
 const dayNs = 86_400_000_000_000n;
 const auditBatch = 1000;
 
+/** What maintenance tells, or asks of, the rest of the process. */
+export interface MaintenanceHooks {
+  /** Told the tenant before audit entries are written as its events; the result is called after. */
+  readonly writingEvents?: (tenantId: string) => () => void;
+  /** Deletes the events of rule tests that a stopped process left (RuleTestRunner.sweepLeftovers). */
+  readonly sweepRuleTestLeftovers?: () => Promise<number>;
+}
+
 /**
  * Background upkeep of the process that holds the events engine: ships the audit outbox into
- * each tenant's `_audit` index, purges the events of deleted indexes and applies retention.
+ * each tenant's `_audit` index, purges the events of deleted indexes, applies retention and
+ * deletes the events interrupted rule tests left.
  */
 export class Maintenance {
   private timer: NodeJS.Timeout | null = null;
@@ -22,8 +31,7 @@ export class Maintenance {
     private readonly tenants: TenantService,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    /** Told the tenant before audit entries are written as its events; the result is called after. */
-    private readonly writingEvents: (tenantId: string) => () => void = () => () => {},
+    private readonly hooks: MaintenanceHooks = {},
   ) {}
 
   /** Runs every task once; a failing task is logged and does not stop the others. */
@@ -32,6 +40,7 @@ export class Maintenance {
       ['ship audit trail', () => this.shipAudit()],
       ['purge deleted indexes', () => this.purgeDeletedIndexes()],
       ['apply retention', () => this.applyRetention()],
+      ['sweep rule test leftovers', () => this.hooks.sweepRuleTestLeftovers?.()],
     ] as const) {
       try {
         await task();
@@ -54,7 +63,7 @@ export class Maintenance {
         if (!auditIndex) continue;
         const records = tenantEntries.map((e) => ({ '@timestamp': new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details, audit_id: e.id }));
         await writeSystemEvents(
-          { engine: this.engine, store: this.store, clock: this.clock, writingEvents: this.writingEvents },
+          { engine: this.engine, store: this.store, clock: this.clock, writingEvents: this.hooks.writingEvents ?? (() => () => {}) },
           { tenantId, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' },
           records,
         );

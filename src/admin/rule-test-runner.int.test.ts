@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, systemClock } from '../core/index.js';
+import { ManualClock, silentLogger, systemClock } from '../core/index.js';
 import { readRuleFile, type RuleDefinition } from '../detections/index.js';
 import { ChdbEngine } from '../engine/chdb/index.js';
 import { RuleTestRunner, scratchTenantPrefix } from './rule-test-runner.js';
@@ -105,5 +105,28 @@ describe('RuleTestRunner', () => {
     await runner.settled();
     const left = await engine.query<{ n: string }>(`SELECT count() AS n FROM logs WHERE startsWith(tenant, '${scratchTenantPrefix}')`);
     expect(Number(left.rows[0]?.n)).toBe(0);
+  });
+
+  it('sweeps the events of tests whose process stopped before deleting them, once they are an hour old', async () => {
+    await runner.settled();
+    const scratchTenants = async (): Promise<Set<string>> => new Set((await engine.indexesWithEvents(scratchTenantPrefix)).map((index) => index.tenant));
+    const madeAt = Date.UTC(2020, 0, 1, 8, 0, 0); // before any test of this file made its tenant
+    // A runner that does not delete its events stands for a process killed before it did.
+    const interrupted = (nowMs: number) => new RuleTestRunner(engine, new ManualClock(nowMs), silentLogger, { deleteScratchEvents: false });
+    const oneTest = rule('x', [test('a', ['{"timestamp":"2026-05-15T00:02:00Z","m":"x"}'], true, '2026-05-15T00:03:00Z')]);
+    const before = await scratchTenants();
+    await interrupted(madeAt).runAll(oneTest);
+    const withOld = await scratchTenants();
+    await interrupted(madeAt + 30 * 60_000).runAll(oneTest);
+    const young = [...(await scratchTenants())].filter((tenant) => !withOld.has(tenant));
+    expect(withOld.size).toBe(before.size + 1);
+    expect(young).toHaveLength(1);
+
+    const sweeper = (nowMs: number) => new RuleTestRunner(engine, new ManualClock(nowMs), silentLogger);
+    expect(await sweeper(madeAt + 59 * 60_000).sweepLeftovers()).toBe(0);
+    expect(await sweeper(madeAt + 61 * 60_000).sweepLeftovers()).toBe(1);
+    expect(await scratchTenants()).toEqual(new Set([...before, ...young]));
+    expect(await sweeper(madeAt + 91 * 60_000).sweepLeftovers()).toBe(1);
+    expect(await scratchTenants()).toEqual(before);
   });
 });

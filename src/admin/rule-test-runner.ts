@@ -28,6 +28,24 @@ export const ruleTestLimits = { maxRows: 100, maxShownRows: 10 } as const;
  */
 export const scratchTenantPrefix = '~rule-test-';
 
+/** A scratch tenant's id: the prefix, when it was made (ms since the epoch), and a random part. */
+function scratchTenantId(nowMs: number): string {
+  return `${scratchTenantPrefix}${nowMs}-${newId()}`;
+}
+
+/** When a scratch tenant was made, or null for an id without the time (written before it had one). */
+function scratchTenantMadeMs(tenant: string): number | null {
+  const made = /^~rule-test-(\d+)-/.exec(tenant);
+  return made ? Number(made[1]) : null;
+}
+
+/**
+ * How old a scratch tenant must be before a sweep deletes it: far longer than any test runs (a
+ * rule window's time limit is a minute), so that no sweep, of this process or another sharing the
+ * engine, deletes the events of a test still running.
+ */
+export const scratchLeftoverAgeMs = 3_600_000;
+
 export interface RuleTestRunnerOptions {
   /**
    * Delete each test's scratch events once it ran (a server's engine). A temporary engine that is
@@ -63,6 +81,19 @@ export class RuleTestRunner {
     return this.cleaning;
   }
 
+  /**
+   * Deletes the scratch events that tests left behind when their process stopped before deleting
+   * them (a crash, a kill): those of scratch tenants older than `scratchLeftoverAgeMs`. They were
+   * invisible to every tenant; this gives their disk back. Returns how many indexes it emptied.
+   */
+  async sweepLeftovers(): Promise<number> {
+    const cutoffMs = this.clock.nowMs() - scratchLeftoverAgeMs;
+    const left = (await this.engine.indexesWithEvents(scratchTenantPrefix)).filter(({ tenant }) => (scratchTenantMadeMs(tenant) ?? 0) < cutoffMs);
+    for (const { tenant, indexId } of left) await this.engine.deleteIndexEvents(tenant, indexId);
+    if (left.length > 0) this.logger.info({ indexes: left.length }, 'deleted events left by interrupted rule tests');
+    return left.length;
+  }
+
   /** Runs every test of a checked definition in order; engine failures throw (EngineError). */
   async runAll(definition: RuleDefinition, signal?: AbortSignal): Promise<RuleTestResult[]> {
     const results: RuleTestResult[] = [];
@@ -74,7 +105,7 @@ export class RuleTestRunner {
     const { events } = readDataset(test.datasetInline, test.datasetFormat ?? 'LegacyFlatten');
     const window = testWindow(definition, test.nowTimestamp, events.map((e) => e.timeNs));
     const { indexes, loadInto } = testIndexesOf(definition.queryText);
-    const tenant = `${scratchTenantPrefix}${newId()}`;
+    const tenant = scratchTenantId(this.clock.nowMs());
     try {
       for (const indexId of loadInto) await this.load(tenant, indexId, events);
       const search = new SearchService(this.engine, async () => indexes, this.clock, this.logger);

@@ -90,7 +90,10 @@ export function createServices(deps: {
     ruleFiles,
     repositorySync: ruleTests ? new RepositorySync(store, syncSources, ruleFiles, clock) : null,
     ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest, writingEvents) : null,
-    maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' }), writingEvents) : null,
+    maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' }), {
+          writingEvents,
+          ...(ruleTests ? { sweepRuleTestLeftovers: () => ruleTests.sweepLeftovers() } : {}),
+        }) : null,
     search,
     detections: engine && search
       ? new DetectionEngine(

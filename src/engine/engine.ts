@@ -38,6 +38,12 @@ export interface TimeSpan {
   readonly maxTsNs: bigint;
 }
 
+/** One index of one tenant. */
+export interface TenantIndex {
+  readonly tenant: string;
+  readonly indexId: string;
+}
+
 /** The span of the event times a batch writes to one index. */
 export interface TimeExtent extends TimeSpan {
   readonly tenant: string;
@@ -169,6 +175,11 @@ export interface Engine {
   indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]>;
   /** Deletes every event of an index (used after the index is deleted). */
   deleteIndexEvents(tenant: string, indexId: string): Promise<void>;
+  /**
+   * The indexes holding written events whose tenant id starts with the prefix, each once (from the
+   * time extents, so cheap): finds the scratch tenants a crash left behind.
+   */
+  indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]>;
   /** Deletes the events of an index older than the cutoff (retention). */
   deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void>;
   /** Disk usage of the events table, for benchmarks and metrics. */

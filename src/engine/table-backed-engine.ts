@@ -12,6 +12,7 @@ import type {
   FieldInfo,
   IndexStorageStats,
   RunningQuery,
+  TenantIndex,
   TimeSpan,
 } from './engine.js';
 import type { SchemaOptions } from './schema.js';
@@ -104,6 +105,10 @@ export abstract class TableBackedEngine implements Engine {
   async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
     await this.tables.deleteIndexEvents(tenant, indexId);
     this.spans?.forget(tenant, indexId);
+  }
+
+  indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]> {
+    return this.tables.indexesWithEvents(tenantPrefix);
   }
 
   async deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {

@@ -1,5 +1,5 @@
 import { EngineError, type Logger } from '../core/index.js';
-import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, TimeExtent, TimeSpan } from './engine.js';
+import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
 import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
 import { catalogDaysExact } from './catalog-days.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
@@ -99,6 +99,14 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
 FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx`,
     );
     return new Map(result.rows.map((row) => [row.idx, { minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) }]));
+  }
+
+  /** The (tenant, index) pairs with recorded time extents, of tenants whose id starts with the prefix. */
+  async indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]> {
+    const result = await this.runner.query<{ tenant: string; idx: string }>(
+      `SELECT DISTINCT tenant, idx FROM time_extents WHERE startsWith(tenant, ${sqlString(tenantPrefix)}) ORDER BY tenant, idx`,
+    );
+    return result.rows.map((row) => ({ tenant: row.tenant, indexId: row.idx }));
   }
 
   /** Row count and time span of each requested index (zero and nulls for an empty one). */

@@ -4,8 +4,9 @@
  * detection-rules-validation.int.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
-import { ManualClock } from '../../src/core/index.js';
+import { cliActor, RuleTestRunner, scratchTenantPrefix } from '../../src/admin/index.js';
+import { ManualClock, silentLogger } from '../../src/core/index.js';
+import { readRuleFile } from '../../src/detections/index.js';
 import { aRule } from '../../src/store/testing/store-fixtures.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
 import { minimalRuleBody as minimal, webhookSinkBody as webhook } from '../support/rule-bodies.js';
@@ -256,6 +257,24 @@ describe('tenancy and audit', () => {
     expect(found.status).toBe(200);
     const actions = found.body.results.rows.map((r: { columns: Record<string, unknown> }) => r.columns.action).sort();
     expect(actions).toEqual(['detection_rule.create', 'detection_rule.delete', 'detection_rule.update']);
+  });
+
+  it('maintenance deletes the events of a rule test whose process stopped before it could, an hour on', async () => {
+    const check = readRuleFile(
+      ['name: r', 'description: d', "query_text: 'x'", 'time_range_s: 300', 'run_frequency_s: 60', 'tests:', '  - name: t', '    expected_detection_result: true', '    now_timestamp: "2026-11-21T11:05:00Z"', '    dataset_inline: |', '      {"timestamp":"2026-11-21T11:02:00Z","m":"x"}'].join('\n'),
+    );
+    if (check.definition === null) throw new Error(JSON.stringify(check.diagnostics));
+    const scratch = async () => (await h.engine.indexesWithEvents(scratchTenantPrefix)).map((index) => index.tenant);
+    const before = await scratch();
+    // A runner that never deletes its events stands for a server killed before it did.
+    await new RuleTestRunner(h.engine, clock, silentLogger, { deleteScratchEvents: false }).runAll(check.definition);
+    const left = (await scratch()).filter((tenant) => !before.includes(tenant));
+    expect(left).toHaveLength(1);
+    await h.runtime.services.maintenance?.runOnce();
+    expect(await scratch()).toContain(left[0]);
+    clock.advance(3_600_001);
+    await h.runtime.services.maintenance?.runOnce();
+    expect(await scratch()).not.toContain(left[0]);
   });
 
   it('the OpenAPI document describes the rule endpoints', async () => {

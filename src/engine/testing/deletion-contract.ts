@@ -35,6 +35,28 @@ export function describeDeletionContract(engine: () => Engine): void {
       expect(await indexRows(other)).toEqual([{ idx: 'gone', rows: 1 }]);
     });
 
+    it('indexesWithEvents lists the indexes written to, of tenants with the prefix, until they are deleted', async () => {
+      const prefix = `${uniqueTenant()}~scratch-`;
+      await insert(engine(), [
+        anEvent({ tenant: `${prefix}b`, indexId: 'x' }),
+        anEvent({ tenant: `${prefix}a`, indexId: 'y' }),
+        anEvent({ tenant: `${prefix}a`, indexId: 'x' }),
+        anEvent({ tenant: `${prefix}a`, indexId: 'x' }),
+        anEvent({ tenant: `${prefix.slice(0, -1)}`, indexId: 'x' }),
+      ]);
+      expect(await engine().indexesWithEvents(prefix)).toEqual([
+        { tenant: `${prefix}a`, indexId: 'x' },
+        { tenant: `${prefix}a`, indexId: 'y' },
+        { tenant: `${prefix}b`, indexId: 'x' },
+      ]);
+      await engine().deleteIndexEvents(`${prefix}a`, 'x');
+      expect(await engine().indexesWithEvents(prefix)).toEqual([
+        { tenant: `${prefix}a`, indexId: 'y' },
+        { tenant: `${prefix}b`, indexId: 'x' },
+      ]);
+      expect(await engine().indexesWithEvents(`${prefix}zz`)).toEqual([]);
+    });
+
     it('deleteEventsBefore removes the events strictly older than the cutoff, of that index only', async () => {
       const tenant = uniqueTenant();
       const other = uniqueTenant();
