@@ -11,11 +11,12 @@ import {
 } from '../detections/index.js';
 import type { IndexInfo } from '../search/index.js';
 import type { DetectionRuleRecord, Store } from '../store/index.js';
-import type { Actor } from './actor.js';
+import { describeActor, type Actor } from './actor.js';
 import type { DetectionRuleService } from './detection-rule-service.js';
 import type { IndexService } from './index-service.js';
 import { checkTenantId } from './names.js';
 import type { RuleTestResult, RuleTestRunner } from './rule-test-runner.js';
+import { RunLimit } from './run-limit.js';
 import { resolveSinkKeys } from './sink-key-resolver.js';
 
 /** A rule file's text and the path it is reported under. */
@@ -59,6 +60,10 @@ export interface UpsertResult {
   readonly warnings: readonly Diagnostic[];
 }
 
+/** Rule test runs (`run_tests`, upserts with `run_tests=true`) under way at once, in all and per API key. */
+export const ruleTestRunsAtOnce = 4;
+export const ruleTestRunsPerCaller = 2;
+
 /** The indexes a tenant's rule may name, for checking a file against the tenant. */
 export type TenantIndexes = (tenantId: string) => Promise<readonly IndexInfo[]>;
 
@@ -68,6 +73,9 @@ export type TenantIndexes = (tenantId: string) => Promise<readonly IndexInfo[]>;
  * directory. Tests need an events engine (`runner`); without one only checks are possible.
  */
 export class RuleFileChecks implements RuleFileChecker {
+  /** Test runs asked for over the API; repository syncs run theirs one after another anyway. */
+  protected readonly testRuns = new RunLimit('rule test runs', ruleTestRunsAtOnce, ruleTestRunsPerCaller);
+
   constructor(
     private readonly runner: RuleTestRunner | null,
     private readonly indexesOf: TenantIndexes | null = null,
@@ -104,9 +112,12 @@ export class RuleFileChecks implements RuleFileChecker {
     return results;
   }
 
-  /** Checks one text on its own and runs its tests. */
-  async runTests(text: string, path = 'rule.yaml'): Promise<RuleFileResult> {
-    return this.testChecked(path, readRuleFile(text));
+  /**
+   * Checks one text on its own and runs its tests, for a caller (an API key) that may have
+   * `ruleTestRunsPerCaller` runs under way at once (TooManyRequestsError beyond).
+   */
+  async runTests(text: string, caller: string, path = 'rule.yaml'): Promise<RuleFileResult> {
+    return this.testRuns.run(caller, () => this.testChecked(path, readRuleFile(text)));
   }
 
   /** Runs the tests of a checked file; `Invalid` when it has errors. */
@@ -162,7 +173,7 @@ export class RuleFileService extends RuleFileChecks {
       throw new ValidationError('push_key is required to upsert a rule: it names the rule within its tenant (the legacy spelling sync_key is accepted)', { field: 'push_key' });
     }
     if (options.runTests) {
-      const tested = await this.testChecked('rule', check);
+      const tested = await this.testRuns.run(describeActor(actor), () => this.testChecked('rule', check));
       if (tested.failure) throw tested.failure;
       if (tested.status !== 'Passed') throw new ValidationError(`the rule's tests did not pass: ${tested.error ?? failedTests(tested)}`, { field: 'tests' });
     }

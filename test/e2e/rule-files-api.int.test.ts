@@ -147,6 +147,24 @@ describe('POST /v1/detection_rule_yaml/run_tests', () => {
     throw new Error('scratch events were not deleted');
   });
 
+  it('runs at most two test runs of one API key at once, answering 429 with Retry-After past that', async () => {
+    const text = ruleText(['tests:', ...loginTest('fires', 'alice', true)]);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        h.app.inject({ method: 'POST', url: '/v1/detection_rule_yaml/run_tests', headers: { 'content-type': 'application/yaml', authorization: `Bearer ${acme}` }, payload: text }),
+      ),
+    );
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(2);
+    expect(refused).toHaveLength(3);
+    for (const answer of refused) {
+      expect(answer.headers['retry-after']).toBe('1');
+      expect(answer.json()).toEqual({ error: 'rule test runs: this caller has 2 under way, the most it may; retry shortly' });
+    }
+    const later = await send('POST', '/v1/detection_rule_yaml/run_tests', acme, text);
+    expect(later.status).toBe(200);
+  });
+
   it('answers 400 with every problem of an invalid file', async () => {
     const { status, body } = await send('POST', '/v1/detection_rule_yaml/run_tests', acme, ruleText(['tests:', '  - name: t', '    dataset_inline: "{"', '    expected_detection_result: true']));
     expect(status).toBe(400);

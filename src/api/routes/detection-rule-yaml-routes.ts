@@ -57,8 +57,7 @@ export function registerDetectionRuleYamlRoutes(app: FastifyInstance, ruleFiles:
         '/v1/detection_rule_yaml/run_tests',
         { schema: { summary: "Check a detection rule file and run its tests on the events engine", tags: ['detection rule files'], response: { 200: RunTestsResponse, ...errorResponses, 500: Type.Ref(ErrorBody) } } },
         async (request) => {
-          apiKeyOf(request);
-          const result = await ruleFiles.runTests(textOf(request.body));
+          const result = await ruleFiles.runTests(textOf(request.body), apiKeyOf(request).id);
           throwUnlessTested(result);
           return {
             status: result.status as 'Passed' | 'TestsFailed',
