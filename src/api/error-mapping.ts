@@ -8,6 +8,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCodes.ingestRejected:
     case ErrorCodes.querySyntax:
     case ErrorCodes.queryAnalysis:
+    case ErrorCodes.engineQueryTooLarge:
       return 400;
     case ErrorCodes.unauthenticated:
       return 401;

@@ -26,6 +26,7 @@ export const ErrorCodes = {
   engineCancelled: 'engine_cancelled',
   engineMemoryLimit: 'engine_memory_limit',
   engineReadLimit: 'engine_read_limit',
+  engineQueryTooLarge: 'engine_query_too_large',
   storeFailure: 'store_failure',
   unavailable: 'unavailable',
   internal: 'internal',

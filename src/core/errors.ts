@@ -95,6 +95,7 @@ export type EngineErrorCode =
   | typeof ErrorCodes.engineCancelled
   | typeof ErrorCodes.engineMemoryLimit
   | typeof ErrorCodes.engineReadLimit
+  | typeof ErrorCodes.engineQueryTooLarge
   | typeof ErrorCodes.unavailable;
 
 /** The events engine (ClickHouse) failed, timed out, ran out of memory or was cancelled. */

@@ -15,6 +15,9 @@ export const defaultQueryLimits: QueryLimits = {
 
 export type SettingValue = string | number;
 
+/** The longest statement the engine parses (`max_query_size`). */
+export const maxStatementBytes = 16 * 1024 ** 2;
+
 /** The settings of one statement and the tag that finds it in `system.processes`. */
 export interface QuerySettings {
   readonly tag: string;
@@ -38,6 +41,13 @@ export function buildQuerySettings(options: EngineQueryOptions, limits: QueryLim
       // a caller may turn quoting off (compiled searches read their Int64 results as numbers)
       output_format_json_quote_64bit_integers: 1,
       ...options.settings,
+      // A query of 100,000 characters (the API's limit) with thousands of values compiles to
+      // megabytes of SQL; the default 256 KiB refused value lists of about 900 IP addresses.
+      max_query_size: maxStatementBytes,
+      // Likewise its elements: each term compiles to a prefilter and an exact match (about 30
+      // elements), so 1,500 `n = …` terms passed the default 50,000.
+      max_ast_elements: 1_000_000,
+      max_expanded_ast_elements: 5_000_000,
       log_comment: tag,
       max_execution_time: options.maxExecutionTimeS ?? limits.maxExecutionTimeS,
       max_memory_usage: options.maxMemoryUsageBytes ?? limits.maxMemoryUsageBytes,

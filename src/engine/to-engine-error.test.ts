@@ -26,6 +26,20 @@ describe('toEngineError', () => {
     expect(error.cause).toBe(cause);
   });
 
+  it.each([
+    [62, 'Max query size exceeded (can be increased with the `max_query_size` setting): Syntax error', 'its statement is too long'],
+    [306, 'Maximum parse depth (1000) exceeded. Consider rising max_parser_depth parameter.', 'its statement is nested too deeply'],
+    [162, 'Too deep subqueries. Maximum: 100.', 'its statement is nested too deeply'],
+    [167, 'AST is too deep. Maximum: 1000.', 'its statement is nested too deeply'],
+    [168, 'AST is too big. Maximum: 50000.', 'its statement has too many elements'],
+  ])('tells the caller a statement the engine refuses for its size (code %i) in its own words', (code, text, reason) => {
+    const cause = new FakeChdbError(`Code: ${code}. DB::Exception: ${text}`, code);
+    const error = toEngineError('running query', cause);
+    expect(error.code).toBe(ErrorCodes.engineQueryTooLarge);
+    expect(error.message).toBe(`the query is too large for the engine: ${reason}; use fewer values, terms or eval assignments, or split it`);
+    expect(error.cause).toBe(cause);
+  });
+
   it('reads the code from the message or a cause when no property carries it', () => {
     expect(clickhouseCodeOf(new Error('Code: 159. DB::Exception: Timeout exceeded'))).toBe(159);
     expect(clickhouseCodeOf(new Error('stream failed', { cause: new FakeChdbError('x', 394) }))).toBe(394);

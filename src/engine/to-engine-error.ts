@@ -7,7 +7,33 @@ export const ClickHouseCodes = {
   memoryLimitExceeded: 241,
   /** TOO_MANY_ROWS: more rows to read than `max_rows_to_read` allows. */
   tooManyRows: 158,
+  /** SYNTAX_ERROR, also raised for a statement longer than `max_query_size`. */
+  syntaxError: 62,
+  tooDeepSubqueries: 162,
+  tooDeepAst: 167,
+  tooBigAst: 168,
+  /** TOO_DEEP_RECURSION: past `max_parser_depth`. */
+  tooDeepRecursion: 306,
 } as const;
+
+/**
+ * What a statement too large for the engine's parser or analyzer says, for the caller: the
+ * query is valid, but compiles to more than the engine takes (thousands of values or terms).
+ */
+function tooLargeReason(clickhouseCode: number | undefined, message: string): string | null {
+  switch (clickhouseCode) {
+    case ClickHouseCodes.syntaxError:
+      return /Max query size exceeded/.test(message) ? 'its statement is too long' : null;
+    case ClickHouseCodes.tooDeepSubqueries:
+    case ClickHouseCodes.tooDeepAst:
+    case ClickHouseCodes.tooDeepRecursion:
+      return 'its statement is nested too deeply';
+    case ClickHouseCodes.tooBigAst:
+      return 'its statement has too many elements';
+    default:
+      return null;
+  }
+}
 
 const codePattern = /\bCode:\s*(\d+)\b/;
 
@@ -51,7 +77,15 @@ function codeFor(clickhouseCode: number | undefined): EngineErrorCode {
  */
 export function toEngineError(context: string, error: unknown, cancelled = false): EngineError {
   if (error instanceof EngineError) return error;
-  const code = cancelled ? ErrorCodes.engineCancelled : codeFor(clickhouseCodeOf(error));
+  const clickhouseCode = clickhouseCodeOf(error);
+  const tooLarge = cancelled ? null : tooLargeReason(clickhouseCode, messageOf(error));
+  if (tooLarge !== null) {
+    return new EngineError(`the query is too large for the engine: ${tooLarge}; use fewer values, terms or eval assignments, or split it`, {
+      code: ErrorCodes.engineQueryTooLarge,
+      cause: error,
+    });
+  }
+  const code = cancelled ? ErrorCodes.engineCancelled : codeFor(clickhouseCode);
   return new EngineError(`${context}: ${messageOf(error)}`, { code, cause: error });
 }
 

@@ -73,6 +73,20 @@ describe('blocking_query', () => {
     ]);
   });
 
+  it('refuses more than 1,000 terms and values with 400 at the one past the limit', async () => {
+    const values = Array.from({ length: 1001 }, (_, i) => `u${i}`);
+    const r = await blocking({ query: `user: (${values.join(' ')})` });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/^the query holds 1001 terms and values, more than the 1000 one query may .* at 1:(\d+)$/);
+    expect(r.body.diagnostics).toEqual([expect.objectContaining({ line: 1, column: `user: (${values.slice(0, 1000).join(' ')} `.length + 1 })]);
+  });
+
+  it('answers 400, not 500, for a query that compiles to more than the engine parses', async () => {
+    const r = await blocking({ query: `*${' | head 5'.repeat(150)}` });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/^the query is too large for the engine: its statement is nested too deeply; use fewer/);
+  });
+
   it('pages backwards with the last row time as the next end_time: nothing missing or repeated', async () => {
     const seen: number[] = [];
     let endTime = end;
@@ -184,6 +198,19 @@ describe('start_query, query_progress, cancel_query', () => {
     }
     throw new Error('query did not complete');
   }
+
+  it('answers a list of 1,000 values and eval with 100 assignments (they were 500s)', async () => {
+    const users = Array.from({ length: 1000 }, (_, i) => `"u${i}"`);
+    const listed = await h.call('POST', '/v1/start_query', acme, { query: `user: (${users.join(' ')}) | count`, start_time: start, end_time: end });
+    expect(listed.status).toBe(200);
+    expect((await finish(listed.body.qr_id)).results.rows).toEqual([{ '@q.count': 2500 }]);
+    const evals = Array.from({ length: 100 }, (_, i) => (i === 0 ? 'x0 = n' : `x${i} = x${i - 1} + 1`));
+    const chained = await h.call('POST', '/v1/start_query', acme, { query: `n = 7 | eval ${evals.join(', ')} | table n, x99`, start_time: start, end_time: end });
+    expect(chained.status).toBe(200);
+    const rows = (await finish(chained.body.qr_id)).results.rows;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((row: unknown) => JSON.stringify(row)))).toEqual(new Set([JSON.stringify({ n: 7, x99: 106 })]));
+  });
 
   it('starts, then reports the same flat rows a blocking query returns', async () => {
     const started = await h.call('POST', '/v1/start_query', acme, { query: 'user: u3 | stats count() as n by user', start_time: start, end_time: end });

@@ -8,6 +8,7 @@ import type { ColumnName, IndexFilter, Query } from '../ast.js';
 import { collectIndexFilters, confinedIndexIds } from '../index-filters.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { checkPipeline } from './check-pipeline.js';
+import { checkQuerySize } from './query-size.js';
 import { isCanonicalNumber } from '../canonical-number.js';
 import { forEachFilterColumn, forEachFilterLeaf } from './filter-columns.js';
 
@@ -100,6 +101,8 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
   forEachFilterColumn(query.filter, expand);
 
   diagnostics.push(...checkPipeline(query, expand));
+  const tooLarge = checkQuerySize(query, columnExpansions);
+  if (tooLarge !== null) diagnostics.push(tooLarge);
   // The event filter's `@index` selectors narrow the scope: the statement then bounds `idx` to
   // those indexes alone, and the time histogram and time extents count only theirs.
   const confined = confinedIndexIds(query.filter, indexTargets);

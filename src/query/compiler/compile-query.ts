@@ -149,29 +149,32 @@ function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: Fi
       return { input: stage(`SELECT * FROM ${fromClause(from)} ORDER BY ${order.join(', ')} LIMIT ${sqlInteger(n)}`), env };
     }
     case 'eval': {
-      let input = from;
+      // One SELECT level for the whole command: an assignment that reads an earlier one names its
+      // alias, which ClickHouse resolves within the same SELECT list. A level per assignment made
+      // 100 assignments exceed the engine's parser depth (a 500 before).
       let current = env;
+      const items: string[] = [];
       for (const assignment of command.assignments) {
         const name = plainColumnName(assignment.column) ?? '';
         const value = scalarToValue(compileScalar(assignment.expr, current, indexNames));
-        const next = setColumn(input, current, name, value, aliases);
-        input = stage(next.sql);
+        const next = setColumn(current, name, value, aliases);
+        items.push(...next.items);
         current = next.env;
       }
-      return { input, env: current };
+      return { input: withColumns(from, items), env: current };
     }
     case 'rename': {
-      let input = from;
       let current = env;
+      const items: string[] = [];
       for (const rename of command.renames) {
         const from_ = plainColumnName(rename.from) ?? '';
         const to = plainColumnName(rename.to) ?? '';
         const value = resolveColumn(current, from_, indexNames).value;
-        const next = setColumn(input, current, to, value, aliases, from_ === to ? undefined : from_);
-        input = stage(next.sql);
+        const next = setColumn(current, to, value, aliases, from_ === to ? undefined : from_);
+        items.push(...next.items);
         current = next.env;
       }
-      return { input, env: current };
+      return { input: withColumns(from, items), env: current };
     }
     case 'table': {
       const prefix = aliases.stage();
@@ -192,22 +195,27 @@ function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: Fi
   }
 }
 
+/** A stage reading `from` with every column it has plus `items` (`expr AS alias`), or `from` itself when none. */
+function withColumns(from: StageInput, items: readonly string[]): StageInput {
+  return items.length === 0 ? from : stage(`SELECT *, ${items.join(', ')} FROM ${fromClause(from)}`);
+}
+
 /**
- * Adds (or replaces) column `name` with `value`, materialized as two new SQL columns; with
- * `removed`, that column goes away (rename). Table order and earlier columns are kept.
+ * Adds (or replaces) column `name` with `value`, materialized as two new SQL columns (`items`,
+ * for the stage's SELECT list); with `removed`, that column goes away (rename). Table order and
+ * earlier columns are kept.
  */
 function setColumn(
-  from: StageInput,
   env: SqlEnv,
   name: string,
   value: { s: string; n: string },
   aliases: AliasMaker,
   removed?: string,
-): { sql: string; env: SqlEnv } {
+): { items: string[]; env: SqlEnv } {
   const prefix = aliases.stage();
   const s = `${prefix}_s`;
   const n = `${prefix}_n`;
-  const sql = `SELECT *, CAST(${value.s}, 'Nullable(String)') AS ${s}, CAST(${value.n}, 'Nullable(Float64)') AS ${n} FROM ${fromClause(from)}`;
+  const items = [`CAST(${value.s}, 'Nullable(String)') AS ${s}`, `CAST(${value.n}, 'Nullable(Float64)') AS ${n}`];
   if (env.mode === 'events') {
     const overrides = new Map(env.overrides);
     overrides.set(name, { s, n });
@@ -216,7 +224,7 @@ function setColumn(
       overrides.set(removed, 'deleted');
       ops.push({ kind: 'delete', name: removed });
     }
-    return { sql, env: { ...env, overrides, ops } };
+    return { items, env: { ...env, overrides, ops } };
   }
   let columns = env.columns.filter((c) => c.name !== removed);
   const at = columns.findIndex((c) => c.name === (removed ?? name));
@@ -231,7 +239,7 @@ function setColumn(
   } else {
     columns.push(replacement);
   }
-  return { sql, env: { mode: 'table', columns, order: env.order, ...(env.fromEvents ? { fromEvents: true } : {}) } };
+  return { items, env: { mode: 'table', columns, order: env.order, ...(env.fromEvents ? { fromEvents: true } : {}) } };
 }
 
 // A wildcard name expands to one predicate per column; the plan lists each filter once.

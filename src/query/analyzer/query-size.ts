@@ -1,0 +1,50 @@
+import { ErrorCodes, errorDiagnostic, type Diagnostic, type Span } from '../../core/index.js';
+import type { ColumnName, Filter, Query, ValueExpr } from '../ast.js';
+import { forEachFilterLeaf } from './filter-columns.js';
+
+/**
+ * The most predicates one query may hold: each free-text term, and each value of a column filter
+ * once per column its name stands for. The engine's planning grows faster than the statement:
+ * measured on an empty table, 1,000 free-text terms took 1.7 s to plan and 3,000 ran out of
+ * memory; 1,000 `n = …` terms 1.3 s. Past this a query gets a clear 400, not a long wait.
+ */
+export const maxPredicates = 1000;
+
+/** A problem at the predicate that takes the query past `maxPredicates`, or null. */
+export function checkQuerySize(query: Query, expansions: ReadonlyMap<ColumnName, readonly string[]>): Diagnostic | null {
+  let count = 0;
+  let over: Span | null = null;
+  const add = (predicates: number, span: Span): void => {
+    count += predicates;
+    if (over === null && count > maxPredicates) over = span;
+  };
+  const columnsOf = (column: ColumnName): number => Math.max(1, expansions.get(column)?.length ?? 1);
+  const visit = (filter: Filter): void =>
+    forEachFilterLeaf(filter, (leaf) => {
+      if (leaf.kind === 'text') add(1, leaf.span);
+      else if (leaf.kind === 'compare') add(columnsOf(leaf.column), leaf.span);
+      else if (leaf.kind === 'match') forEachValue(leaf.value, (span) => add(columnsOf(leaf.column), span));
+    });
+  visit(query.filter);
+  for (const command of query.pipeline) if (command.kind === 'where') visit(command.filter);
+  if (over === null) return null;
+  return errorDiagnostic(
+    ErrorCodes.queryAnalysis,
+    `the query holds ${count} terms and values, more than the ${maxPredicates} one query may (each value of a list counts, once per column a wildcard name stands for); split it into several queries`,
+    { span: over },
+  );
+}
+
+function forEachValue(value: ValueExpr, visit: (span: Span) => void): void {
+  switch (value.kind) {
+    case 'valueAnd':
+    case 'valueOr':
+      for (const operand of value.operands) forEachValue(operand, visit);
+      return;
+    case 'valueNot':
+      forEachValue(value.operand, visit);
+      return;
+    default:
+      visit(value.span);
+  }
+}
