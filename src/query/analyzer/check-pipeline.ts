@@ -5,9 +5,12 @@
  */
 import { assertNever, ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
 import type { AggregationCall, ColumnName, Command, Query, Scalar } from '../ast.js';
-import { outputColumns } from '../output-columns.js';
+import { outputColumns, statsColumnName } from '../output-columns.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { forEachFilterColumn } from './filter-columns.js';
+
+/** The count column groupbycount and stats always give (D21). */
+const countColumn = '@q.count';
 
 type Shape = { readonly kind: 'events' } | { readonly kind: 'table'; readonly columns: readonly string[]; readonly after: string };
 
@@ -54,14 +57,27 @@ export function checkPipeline(query: Query, expandRaw: (column: ColumnName) => v
         break;
       case 'groupbycount':
         command.columns.forEach(needOne('a grouping column'));
+        for (const column of command.columns) {
+          if (plainColumnName(column) === countColumn) report(`grouping by '${countColumn}' would give the groups and their counts one name; rename it first`, column);
+        }
         break;
       case 'stats': {
         command.by.forEach(needOne('a grouping column'));
         const by = command.by.map(plainColumnName);
+        // Each output column holds one thing (D21): a name given twice would lose a value.
+        const named = new Map<string, string>(by.flatMap((name) => (name === null ? [] : [[name, 'a by column'] as const])));
+        named.set(countColumn, 'the count stats always gives');
         for (const item of command.items) {
           if (item.kind === 'statsAggregation') {
             checkCall(item.call, needOne('an aggregation argument'), report, true);
             if (item.alias !== null) plain(item.alias, 'an alias');
+            const name = statsColumnName(item);
+            const taken = named.get(name);
+            // the same call twice without an alias gives the same value under the same name
+            if (taken !== undefined && !(item.alias === null && taken === name)) {
+              report(`stats would name two columns '${name}' (it is already ${taken === name ? 'an aggregation' : taken}); give this one another alias`, item.alias ?? item.call);
+            }
+            named.set(name, item.alias === null ? name : 'an alias');
           } else if (!by.includes(plainColumnName(item.column))) {
             report(`'${describe(item.column)}' is not an aggregation; a bare column in stats must be one of its 'by' columns`, item.column);
           }
