@@ -50,7 +50,9 @@ function parseLevel(state: ParserState, level: number): Scalar | null {
     const op = operatorAt(token, level);
     if (!op) return left;
     state.next('scalar');
-    if (token.kind === 'symbol' && (!token.spaceBefore || !state.peek('scalar').spaceBefore)) {
+    // Spacing is checked only between two operands: with none after the operator, the operand
+    // is what is missing (reported below), not a space.
+    if (token.kind === 'symbol' && startsOperand(state.peek('scalar')) && (!token.spaceBefore || !state.peek('scalar').spaceBefore)) {
       const glued = !token.spaceBefore && !state.peek('scalar').spaceBefore && left?.kind === 'columnRef';
       const name = `${left?.span ? state.source.text.slice(left.span.start.offset, left.span.end.offset) : 'a'}${op}${state.peek('scalar').text}`;
       const hint = glued ? `for a column named ${name} write \`${name}\`` : 'binary operators need a space on each side';
@@ -58,7 +60,8 @@ function parseLevel(state: ParserState, level: number): Scalar | null {
     }
     chain += 1;
     if (state.depth + chain > maxNestingDepth) {
-      state.reportTooDeep(token.span);
+      // each operator of a chain nests the expression one level deeper
+      state.reportTooDeep(token.span, `an expression chains more than ${maxNestingDepth} operators (or nests that deep)`);
       state.skipToStageEnd('scalar');
       return null;
     }
@@ -66,6 +69,11 @@ function parseLevel(state: ParserState, level: number): Scalar | null {
     if (!right) return null;
     left = left && { kind: 'binary', op, left, right, span: { start: left.span.start, end: right.span.end } };
   }
+}
+
+/** Whether a token can begin an operand: not the end, nor a `|`, `,` or `)` that ends one. */
+function startsOperand(token: Token): boolean {
+  return token.kind !== 'eof' && !isSymbol(token, '|') && !isSymbol(token, ',') && !isSymbol(token, ')');
 }
 
 function parseUnary(state: ParserState): Scalar | null {

@@ -119,8 +119,9 @@ export class ParserState {
     return true;
   }
 
-  reportTooDeep(span: Span): void {
-    if (!this.tooDeep) this.error(`nesting is deeper than ${maxNestingDepth} levels`, span, 'simplify the query');
+  /** Reports nesting past the limit once; `what` names what nests (default: the query's levels). */
+  reportTooDeep(span: Span, what = `nesting is deeper than ${maxNestingDepth} levels`): void {
+    if (!this.tooDeep) this.error(what, span, 'simplify the query');
     this.tooDeep = true;
   }
 
