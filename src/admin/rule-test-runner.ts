@@ -35,7 +35,7 @@ function scratchTenantId(nowMs: number): string {
 
 /** When a scratch tenant was made, or null for an id without the time (written before it had one). */
 function scratchTenantMadeMs(tenant: string): number | null {
-  const made = /^~rule-test-(\d+)-/.exec(tenant);
+  const made = tenant.startsWith(scratchTenantPrefix) ? /^(\d+)-/.exec(tenant.slice(scratchTenantPrefix.length)) : null;
   return made ? Number(made[1]) : null;
 }
 
