@@ -25,22 +25,27 @@ export function formatApiTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * Parses an RFC 3339 timestamp (`2026-11-21T10:00:00.123456789Z`, any offset) to nanoseconds
- * since the epoch, keeping all nine fractional digits; null when the text is not one.
+ * since the epoch; null when the text is not one. As RFC 3339 allows: a space for the `T`
+ * (its section 5.6 note), any number of fractional digits (past nine they are dropped, the time
+ * rounded down to the nanosecond), and second 60 of a leap second, read as the last nanosecond of
+ * second 59 (Unix time has no leap seconds; the order of times is kept).
  */
 export function parseRfc3339Ns(text: string): bigint | null {
   const match = rfc3339.exec(text);
   if (!match) return null;
   const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = match;
-  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}${zone.toUpperCase()}`);
+  const leapSecond = s === '60';
+  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${leapSecond ? '59' : s}${zone.toUpperCase()}`);
   if (Number.isNaN(ms)) return null;
   // Date.parse accepts days such as Feb 30 by rolling over; refuse them.
   const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
-  return BigInt(ms) * 1_000_000n + BigInt(fraction.padEnd(9, '0'));
+  if (check.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return null;
+  const nanos = leapSecond ? 999_999_999n : BigInt(fraction.slice(0, 9).padEnd(9, '0'));
+  return BigInt(ms) * 1_000_000n + nanos;
 }
 
 /** Formats nanoseconds since the epoch as RFC 3339 with nine fractional digits (UTC). */
