@@ -81,7 +81,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (v1) => {
-    v1.addHook('preHandler', requireApiKey(options.services.keys));
+    // onRequest, not preHandler: authentication comes before body parsing and schema validation.
+    v1.addHook('onRequest', requireApiKey(options.services.keys));
     registerIndexRoutes(v1, options.services.indexes);
     registerDetectionRuleRoutes(v1, options.services.rules);
     registerDetectionRuleYamlRoutes(v1, options.services.ruleFiles);

@@ -10,7 +10,10 @@ declare module 'fastify' {
   }
 }
 
-/** A preHandler that requires `Authorization: Bearer <key>` naming a live key. */
+/**
+ * An onRequest hook that requires `Authorization: Bearer <key>` naming a live key. It runs before
+ * the body is read or validated, so a request without a valid key learns nothing but 401.
+ */
 export function requireApiKey(keys: KeyService) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const header = request.headers.authorization;
@@ -23,7 +26,7 @@ export function requireApiKey(keys: KeyService) {
   };
 }
 
-/** The key of an authenticated request (the preHandler guarantees it). */
+/** The key of an authenticated request (the onRequest hook guarantees it). */
 export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
   if (!request.apiKey) throw new UnauthenticatedError();
   return request.apiKey;

@@ -1,0 +1,56 @@
+/**
+ * The HTTP edge every /v1 route shares: the key is checked before anything in the request is
+ * read (body, content type, parameters).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
+
+let h: ApiHarness;
+let acme: string;
+const range = { start_time: '2026-11-20T00:00:00Z', end_time: '2026-11-21T00:00:00Z' };
+
+beforeAll(async () => {
+  h = await openApiHarness();
+  acme = await h.keyFor('acme');
+  await h.ingest('acme', 'web', [JSON.stringify({ ts: '2026-11-20T10:00:00Z', msg: 'hello' })]);
+}, 120_000);
+afterAll(async () => h?.close());
+
+/** A request as a client writes it: any headers, a raw payload. */
+async function send(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: string) {
+  const response = await h.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
+  return { status: response.statusCode, text: response.body, body: response.body === '' ? null : response.json() };
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('the api key is checked before the request is read', () => {
+  const requests: [string, 'GET' | 'POST' | 'PUT', string, string | undefined, Record<string, string>][] = [
+    ['a body of the wrong shape', 'POST', '/v1/blocking_query', '{"query":1}', json],
+    ['an empty object', 'POST', '/v1/blocking_query', '{}', json],
+    ['a body that is not JSON', 'POST', '/v1/start_query', '{bad', json],
+    ['an empty JSON body', 'POST', '/v1/blocking_query', '', json],
+    ['an unsupported content type', 'POST', '/v1/blocking_query', 'query=*', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['a body over the size limit', 'POST', '/v1/blocking_query', `{"query":"${'x'.repeat(2 << 20)}"}`, json],
+    ['a rule body missing every field', 'POST', '/v1/detection_rule', '{}', json],
+    ['an update without its fields', 'PUT', '/v1/event_sink/x', '{}', json],
+    ['an ingest without its parameters', 'POST', '/v1/ingest', '{"a":1}', { 'content-type': 'application/x-ndjson' }],
+    ['a list without its tenant', 'GET', '/v1/index', undefined, {}],
+    ['a progress poll', 'GET', '/v1/query_progress/q', undefined, {}],
+  ];
+
+  it.each(requests)('%s answers 401 without a key and with an unknown one', async (_what, method, url, payload, headers) => {
+    for (const authorization of [undefined, 'Bearer wrong', 'Basic abc']) {
+      const r = await send(method, url, { ...headers, ...(authorization ? { authorization } : {}) }, payload);
+      expect(r.status, `${authorization ?? 'no key'}: ${r.text.slice(0, 200)}`).toBe(401);
+      expect(r.body).toEqual({ error: expect.stringMatching(/api key/) });
+    }
+  });
+
+  it('still answers 403 for a tenant the key does not hold, and 400 for a bad body of its own tenant', async () => {
+    const foreign = await h.call('POST', '/v1/blocking_query', acme, { tenant_id: 'other', query: '*', ...range });
+    expect(foreign.status).toBe(403);
+    const bad = await h.call('POST', '/v1/blocking_query', acme, { query: '*', ...range, max_rows: 0 });
+    expect(bad).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^body\.max_rows/) } });
+  });
+});
