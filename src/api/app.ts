@@ -5,6 +5,7 @@ import { NotFoundError, newId } from '../core/index.js';
 import type { Services } from '../admin/index.js';
 import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
+import { buildRequestValidator } from './request-validator.js';
 import { ApiMetrics } from './metrics.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
 import { registerAlertRoutes } from './routes/alert-routes.js';
@@ -44,7 +45,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : newId();
     },
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: false }),
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
   });
   const metrics = options.metrics ?? new ApiMetrics();
 

@@ -1,6 +1,7 @@
 /**
  * The HTTP edge every /v1 route shares: the key is checked before anything in the request is
- * read (body, content type, parameters).
+ * read, and JSON bodies are validated with their types as sent (query strings still read "10"
+ * as a number).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
@@ -52,5 +53,63 @@ describe('the api key is checked before the request is read', () => {
     expect(foreign.status).toBe(403);
     const bad = await h.call('POST', '/v1/blocking_query', acme, { query: '*', ...range, max_rows: 0 });
     expect(bad).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^body\.max_rows/) } });
+  });
+});
+
+describe('JSON bodies are validated as sent', () => {
+  it.each([
+    [{ scan_back_to_front: null }, 'body.scan_back_to_front must be boolean'],
+    [{ scan_back_to_front: 'false' }, 'body.scan_back_to_front must be boolean'],
+    [{ scan_back_to_front: 0 }, 'body.scan_back_to_front must be boolean'],
+    [{ max_rows: true }, 'body.max_rows must be integer'],
+    [{ max_rows: null }, 'body.max_rows must be integer'],
+    [{ max_rows: '10' }, 'body.max_rows must be integer'],
+    [{ max_bytes: '2097152' }, 'body.max_bytes must be integer'],
+    [{ query: 5 }, 'body.query must be string'],
+    [{ query: true }, 'body.query must be string'],
+    [{ query: ['*'] }, 'body.query must be string'],
+    [{ start_time: 20261120 }, 'body.start_time must be string'],
+    [{ tenant_id: ['acme'] }, 'body.tenant_id must be string'],
+  ])('refuses %j with a 400 naming the field and the type', async (change, error) => {
+    for (const endpoint of ['/v1/blocking_query', '/v1/start_query']) {
+      const r = await h.call('POST', endpoint, acme, { query: '*', ...range, ...change });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ error });
+    }
+  });
+
+  it('takes the same values with their JSON types', async () => {
+    const r = await h.call('POST', '/v1/blocking_query', acme, { query: '*', ...range, max_rows: 10, max_bytes: 2 << 20, scan_back_to_front: false, tenant_id: 'acme' });
+    expect(r.status).toBe(200);
+    expect(r.body.results.rows.map((row: any) => row.columns.msg)).toEqual(['hello']);
+  });
+
+  it('refuses a rule or sink body field of the wrong JSON type', async () => {
+    const sink = await h.call('POST', '/v1/event_sink', acme, { tenant_id: 'acme', name: 7, description: 'd', event_sink_args: { Webhook: { url: 'https://example.com/hook' } } });
+    expect(sink).toMatchObject({ status: 400, body: { error: 'body.name must be string' } });
+    const rule = await h.call('POST', '/v1/detection_rule', acme, {
+      tenant_id: 'acme',
+      name: 'r',
+      description: 'd',
+      time_range_s: '3600',
+      run_frequency_s: 3600,
+      enabled_state_override: 'Paused',
+      severity: 'Low',
+      query_text: '*',
+      event_sink_ids: [],
+    });
+    expect(rule).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^body\.time_range_s must be /) } });
+  });
+
+  it('still reads query string parameters from text', async () => {
+    const list = await h.call('GET', '/v1/index?tenant_id=acme&pagination[page_size]=10', acme);
+    expect(list.status).toBe(200);
+    expect(list.body.data.indexes.map((i: any) => i.name)).toEqual(['web']);
+    const started = await h.call('POST', '/v1/start_query', acme, { query: '*', ...range });
+    for (const show of ['false', 'true']) {
+      expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}?show_intermediate_results=${show}`, acme)).status).toBe(200);
+    }
+    const wrong = await h.call('GET', `/v1/query_progress/${started.body.qr_id}?show_intermediate_results=maybe`, acme);
+    expect(wrong).toMatchObject({ status: 400, body: { error: 'querystring.show_intermediate_results must be boolean' } });
   });
 });
