@@ -5,6 +5,7 @@ import { NotFoundError, newId } from '../core/index.js';
 import type { Services } from '../admin/index.js';
 import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
+import { acceptEmptyJsonBodies } from './json-body.js';
 import { buildRequestValidator } from './request-validator.js';
 import { ApiMetrics } from './metrics.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
@@ -64,6 +65,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.addSchema(AlertObject);
   app.addSchema(SyncSourceObject);
 
+  acceptEmptyJsonBodies(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new NotFoundError(`no route ${request.method} ${request.url.split('?')[0]}`);

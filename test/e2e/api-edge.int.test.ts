@@ -1,7 +1,7 @@
 /**
  * The HTTP edge every /v1 route shares: the key is checked before anything in the request is
- * read, and JSON bodies are validated with their types as sent (query strings still read "10"
- * as a number).
+ * read, JSON bodies are validated with their types as sent (query strings still read "10" as a
+ * number), and bodiless POSTs take an empty JSON body.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
@@ -111,5 +111,28 @@ describe('JSON bodies are validated as sent', () => {
     }
     const wrong = await h.call('GET', `/v1/query_progress/${started.body.qr_id}?show_intermediate_results=maybe`, acme);
     expect(wrong).toMatchObject({ status: 400, body: { error: 'querystring.show_intermediate_results must be boolean' } });
+  });
+});
+
+describe('POST endpoints without a body', () => {
+  const keyed = () => ({ authorization: `Bearer ${acme}` });
+
+  it('cancel_query answers 204 with Content-Type: application/json and no body, or with {}', async () => {
+    const started = await h.call('POST', '/v1/start_query', acme, { query: '*', ...range });
+    for (const id of [started.body.qr_id, 'no-such-query']) {
+      expect((await send('POST', `/v1/cancel_query/${id}`, { ...keyed(), ...json }, '')).status).toBe(204);
+      expect((await send('POST', `/v1/cancel_query/${id}`, { ...keyed(), ...json }, '{}')).status).toBe(204);
+      expect((await send('POST', `/v1/cancel_query/${id}`, keyed())).status).toBe(204);
+    }
+  });
+
+  it('alert resend reads no body either: an unknown alert is its 404, not a 400 about the body', async () => {
+    const r = await send('POST', '/v1/alert/00000000-0000-4000-8000-000000000000/resend', { ...keyed(), ...json }, '');
+    expect(r.status).toBe(404);
+  });
+
+  it('an endpoint that takes a body still refuses an empty one', async () => {
+    const r = await send('POST', '/v1/blocking_query', { ...keyed(), ...json }, '');
+    expect(r).toMatchObject({ status: 400, body: { error: 'request body is empty; send a JSON object' } });
   });
 });
