@@ -58,3 +58,15 @@ export function tenantOf(request: FastifyRequest, tenantId: string | undefined, 
   }
   return only;
 }
+
+/**
+ * Which tenants' objects a request may see when it names no tenant to act on: the `tenant_id`
+ * given (which the key must hold), or every tenant the key holds. For lookups by a globally
+ * unique id, where a key holding several tenants need not say which one owns it.
+ */
+export function visibleTenants(request: FastifyRequest, tenantId: string | undefined): (tenant: string) => boolean {
+  const key = apiKeyOf(request);
+  if (tenantId === undefined) return (tenant) => keyHoldsTenant(key, tenant);
+  assertTenantAccess(request, tenantId);
+  return (tenant) => tenant === tenantId;
+}

@@ -106,7 +106,7 @@ export type QueryIdParams = Static<typeof QueryIdParams>;
 
 export const QueryProgressQuery = Type.Object(
   {
-    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only look for the query among this tenant’s; by default among every tenant the key holds' })),
     show_intermediate_results: Type.Optional(Type.Boolean({ description: 'Default true; false shows no rows until completion' })),
   },
   { additionalProperties: false },

@@ -80,20 +80,24 @@ export class SearchService {
     return run.id;
   }
 
-  /** `query_progress`: what the query holds now. Another tenant's or an expired id: 404. */
-  progress(tenant: string, qrId: string): QuerySnapshot {
+  /**
+   * `query_progress`: what the query holds now. Query ids are unique over all tenants, so the
+   * caller says which owners it may see (a key may hold several tenants); a query of any other
+   * tenant, an expired or an unknown id: 404.
+   */
+  progress(qrId: string, maySee: (tenant: string) => boolean): QuerySnapshot {
     this.sweep();
     const entry = this.entries.get(qrId);
-    if (!entry || entry.tenant !== tenant) throw new NotFoundError(`no query ${qrId}`);
+    if (!entry || !maySee(entry.tenant)) throw new NotFoundError(`no query ${qrId}`);
     const snapshot = entry.run.snapshot();
     if (snapshot.status === 'failed' && snapshot.error) throw snapshot.error;
     return snapshot;
   }
 
-  /** `cancel_query`: stops the query if this tenant owns it; always succeeds (idempotent). */
-  cancel(tenant: string, qrId: string): void {
+  /** `cancel_query`: stops the query if the caller may see its tenant; always succeeds (idempotent). */
+  cancel(qrId: string, maySee: (tenant: string) => boolean): void {
     const entry = this.entries.get(qrId);
-    if (entry && entry.tenant === tenant) entry.run.cancel();
+    if (entry && maySee(entry.tenant)) entry.run.cancel();
   }
 
   /** `blocking_query`: runs to completion, or is cancelled and answers 504 past the time limit. */
@@ -230,3 +234,4 @@ export class SearchService {
     }
   }
 }
+

@@ -2,7 +2,7 @@
  * The ad hoc query API (interface 4.1) through HTTP on ingested data: every parameter's default
  * and bounds, paging, scan direction, max_bytes, large aggregations, progress, cancel (checked
  * in the engine's system.processes), the blocking time limit, concurrency limits, tenant
- * isolation and record expiry.
+ * isolation (a query id is found among every tenant a key holds) and record expiry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, formatRfc3339Ns } from '../../src/core/index.js';
@@ -202,6 +202,26 @@ describe('start_query, query_progress, cancel_query', () => {
     expect(done.metadata.cancelled).toBeUndefined();
   });
 
+  it('finds a query among the tenants a key holds, without tenant_id; never among others', async () => {
+    const started = await h.call('POST', '/v1/start_query', acme, { query: '*', start_time: start, end_time: end, max_rows: 5 });
+    await finish(started.body.qr_id);
+    const several = await h.keyFor('acme', 'other');
+    const admin = (await h.runtime.services.keys.create({ name: 'admin', tenants: [], admin: true }, { kind: 'cli' })).secret;
+    for (const key of [several, admin]) {
+      const r = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, key);
+      expect(r.status).toBe(200);
+      expect(r.body.results.rows).toHaveLength(5);
+      expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, key)).status).toBe(204);
+    }
+    // tenant_id still narrows the search, and must be one the key holds
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}?tenant_id=acme`, several)).status).toBe(200);
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}?tenant_id=other`, several)).status).toBe(404);
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}?tenant_id=third`, several)).status).toBe(403);
+    const without = await h.keyFor('other', 'third');
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, without)).status).toBe(404);
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, without)).status).toBe(204);
+  });
+
   it('cancel is 204 for unknown, finished and already cancelled queries', async () => {
     expect((await h.call('POST', '/v1/cancel_query/no-such-query', acme)).status).toBe(204);
     const started = await h.call('POST', '/v1/start_query', acme, { query: '*', start_time: start, end_time: end, max_rows: 5 });
@@ -250,6 +270,19 @@ describe('long queries', () => {
     expect(await engineQueriesOfTenant()).toBe(0);
     const progress = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow);
     expect(progress.body).toMatchObject({ is_completed: true, results: { rows: [] }, metadata: { cancelled: true } });
+  }, 30_000);
+
+  it('a key holding several tenants cancels a query without naming its tenant; a key without it does not', async () => {
+    const started = await h.call('POST', '/v1/start_query', slow, { query: heavy, start_time: start, end_time: end });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, await h.keyFor('acme', 'other'))).status).toBe(204);
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow)).body.is_completed).toBe(false);
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, await h.keyFor('slow', 'other'))).status).toBe(204);
+    const t0 = Date.now();
+    while ((await engineQueriesOfTenant()) > 0 && Date.now() - t0 < 5000) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await engineQueriesOfTenant()).toBe(0);
+    const progress = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow);
+    expect(progress.body).toMatchObject({ is_completed: true, metadata: { cancelled: true } });
   }, 30_000);
 
   it('shows intermediate rows of a sliced search (none with show_intermediate_results=false) and growing bytes scanned', async () => {
