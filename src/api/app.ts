@@ -5,6 +5,7 @@ import { NotFoundError, newId } from '../core/index.js';
 import type { Services } from '../admin/index.js';
 import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
+import { answerClientError, answerFrameworkError, maxPathParamLength } from './framework-errors.js';
 import { acceptEmptyJsonBodies } from './json-body.js';
 import { buildRequestValidator } from './request-validator.js';
 import { ApiMetrics } from './metrics.js';
@@ -47,6 +48,9 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: false }),
     schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
+    routerOptions: { maxParamLength: maxPathParamLength },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const metrics = options.metrics ?? new ApiMetrics();
 
@@ -68,7 +72,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   acceptEmptyJsonBodies(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
-    throw new NotFoundError(`no route ${request.method} ${request.url.split('?')[0]}`);
+    const path = request.url.split('?')[0] ?? '';
+    throw new NotFoundError(`no route ${request.method} ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`);
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -101,7 +101,8 @@ export type QueryBody = Static<typeof QueryBody>;
 
 export const QueryStartResponse = Type.Object({ qr_id: Type.String() });
 
-export const QueryIdParams = Type.Object({ qr_id: Type.String({ minLength: 1, maxLength: 100 }) });
+// No length bound: an id no query can have is simply not found (and cancelling it is a 204).
+export const QueryIdParams = Type.Object({ qr_id: Type.String({ minLength: 1 }) });
 export type QueryIdParams = Static<typeof QueryIdParams>;
 
 export const QueryProgressQuery = Type.Object(

@@ -88,7 +88,7 @@ export class SearchService {
   progress(qrId: string, maySee: (tenant: string) => boolean): QuerySnapshot {
     this.sweep();
     const entry = this.entries.get(qrId);
-    if (!entry || !maySee(entry.tenant)) throw new NotFoundError(`no query ${qrId}`);
+    if (!entry || !maySee(entry.tenant)) throw new NotFoundError(`no query ${describeQueryId(qrId)}`);
     const snapshot = entry.run.snapshot();
     if (snapshot.status === 'failed' && snapshot.error) throw snapshot.error;
     return snapshot;
@@ -235,3 +235,7 @@ export class SearchService {
   }
 }
 
+// A query id as an error shows it: ids are UUIDs, so anything much longer is cut, not echoed.
+function describeQueryId(qrId: string): string {
+  return qrId.length <= 64 ? JSON.stringify(qrId) : `${JSON.stringify(qrId.slice(0, 64))}… (${qrId.length} characters)`;
+}

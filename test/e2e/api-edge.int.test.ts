@@ -1,8 +1,12 @@
 /**
  * The HTTP edge every /v1 route shares: the key is checked before anything in the request is
  * read, JSON bodies are validated with their types as sent (query strings still read "10" as a
- * number), and bodiless POSTs take an empty JSON body.
+ * number), bodiless POSTs take an empty JSON body, and whatever Fastify or Node would answer on
+ * their own (a long path parameter, a malformed URL or request, bad JSON) answers the
+ * `{"error": "..."}` envelope without echoing the request.
  */
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
 
@@ -35,9 +39,11 @@ describe('the api key is checked before the request is read', () => {
     ['a body over the size limit', 'POST', '/v1/blocking_query', `{"query":"${'x'.repeat(2 << 20)}"}`, json],
     ['a rule body missing every field', 'POST', '/v1/detection_rule', '{}', json],
     ['an update without its fields', 'PUT', '/v1/event_sink/x', '{}', json],
+    ['an update of an id over its bound', 'PUT', `/v1/event_sink/${'x'.repeat(300)}`, '{}', json],
     ['an ingest without its parameters', 'POST', '/v1/ingest', '{"a":1}', { 'content-type': 'application/x-ndjson' }],
     ['a list without its tenant', 'GET', '/v1/index', undefined, {}],
     ['a progress poll', 'GET', '/v1/query_progress/q', undefined, {}],
+    ['a progress poll of a very long id', 'GET', `/v1/query_progress/${'q'.repeat(500)}`, undefined, {}],
   ];
 
   it.each(requests)('%s answers 401 without a key and with an unknown one', async (_what, method, url, payload, headers) => {
@@ -134,5 +140,58 @@ describe('POST endpoints without a body', () => {
   it('an endpoint that takes a body still refuses an empty one', async () => {
     const r = await send('POST', '/v1/blocking_query', { ...keyed(), ...json }, '');
     expect(r).toMatchObject({ status: 400, body: { error: 'request body is empty; send a JSON object' } });
+  });
+});
+
+describe('errors Fastify and Node would write themselves', () => {
+  const keyed = () => ({ authorization: `Bearer ${acme}` });
+
+  it('a query id far longer than any: cancel is 204, progress 404, neither echoes it', async () => {
+    for (const length of [101, 150, 5000]) {
+      const id = 'q'.repeat(length);
+      const cancel = await send('POST', `/v1/cancel_query/${id}`, keyed());
+      expect(cancel).toMatchObject({ status: 204, text: '' });
+      const progress = await send('GET', `/v1/query_progress/${id}`, keyed());
+      expect(progress.status).toBe(404);
+      expect(Object.keys(progress.body)).toEqual(['error']);
+      expect(progress.body.error.length).toBeLessThan(120);
+    }
+  });
+
+  it('an object id over its bound is a 400 naming the parameter', async () => {
+    const r = await send('GET', `/v1/detection_rule/${'r'.repeat(300)}`, keyed());
+    expect(r).toMatchObject({ status: 400, body: { error: 'params.id must NOT have more than 200 characters' } });
+  });
+
+  it('a path that is not valid percent-encoding, bad JSON, an unknown media type, a large body, an unknown long route', async () => {
+    const cases: [Promise<Awaited<ReturnType<typeof send>>>, number, RegExp][] = [
+      [send('GET', '/v1/index/%zz', keyed()), 400, /^malformed url/],
+      [send('POST', '/v1/blocking_query', { ...keyed(), ...json }, '{bad'), 400, /^request body is not valid JSON$/],
+      [send('POST', '/v1/blocking_query', { ...keyed(), 'content-type': 'text/csv' }, 'a,b'), 415, /^unsupported Content-Type/],
+      [send('POST', '/v1/blocking_query', { ...keyed(), ...json }, `{"query":"${'x'.repeat(2 << 20)}"}`), 413, /^request body is too large$/],
+      [send('GET', `/v1/${'n'.repeat(5000)}`, keyed()), 404, /^no route GET \/v1\/n+…$/],
+    ];
+    for (const [response, status, error] of cases) {
+      const r = await response;
+      expect(r.status).toBe(status);
+      expect(Object.keys(r.body)).toEqual(['error']);
+      expect(r.body.error).toMatch(error);
+      expect(r.body.error.length).toBeLessThan(200);
+    }
+  });
+
+  it('a request the HTTP parser refuses answers the envelope too', async () => {
+    await h.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = h.app.server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('POST /v1/blocking_query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n');
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe('{"error":"malformed http request"}');
   });
 });
