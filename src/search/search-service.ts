@@ -3,7 +3,7 @@
  * queries, with the concurrency limits and the record lifetime an operator configures. Query
  * records live in memory (embedded mode); the tenant's indexes come from the caller.
  */
-import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Clock, type Logger } from '../core/index.js';
+import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import type { IndexInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
@@ -111,7 +111,7 @@ export class SearchService {
    * looked up, as every slice over 20,000 events also does (docs/search.md, step 3).
    */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
-    const plan = await this.plan(tenant, text, range, { useFieldTypes: true, partialWords: true });
+    const plan = await this.plan(tenant, text, clampToEventSpan(range), { useFieldTypes: true, partialWords: true });
     return { plan, predicates: plan.compiled.plans };
   }
 
@@ -120,7 +120,7 @@ export class SearchService {
     const request: AdhocQuery = {
       tenant,
       text,
-      ...range,
+      ...clampToEventSpan(range),
       maxRows: options.maxRows,
       maxBytes: options.maxBytes ?? adhocLimits.maxMaxBytes,
       scanBackToFront: (options.order ?? 'desc') === 'desc',
@@ -141,7 +141,8 @@ export class SearchService {
 
   /** Plans a `runOnce` query without running it: its `batchKey` says which others it can share a statement with. */
   async prepareShortRange(tenant: string, text: string, range: TimeRange, maxRows: number): Promise<ShortRangeQuery> {
-    return prepareShortRange((output) => this.plan(tenant, text, range, output), tenant, range, maxRows);
+    const clamped = clampToEventSpan(range);
+    return prepareShortRange((output) => this.plan(tenant, text, clamped, output), tenant, clamped, maxRows);
   }
 
   /** Runs a prepared query alone, as `runOnce` does. */

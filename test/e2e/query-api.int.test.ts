@@ -63,6 +63,30 @@ describe('blocking_query', () => {
     expect(r.body.error).toMatch(message);
   });
 
+  it('takes any RFC 3339 range: events lie within 1900..2262, so the range is clamped to that span', async () => {
+    const everything = await blocking({ query: 'msg: ok | count', start_time: '0001-01-01T00:00:00Z', end_time: '9999-12-31T23:59:59Z' });
+    expect(everything.status).toBe(200);
+    expect(everything.body.results.rows.map((row: any) => row.columns['@q.count'])).toEqual([2500]);
+    const latest = await blocking({ query: 'msg: ok', max_rows: 3, start_time: '1677-09-21T00:12:43Z', end_time: '9999-12-31T23:59:59.999999999Z' });
+    expect(latest.body.results.rows.map((row: any) => row.columns.n)).toEqual([2499, 2498, 2497]);
+    const started = await h.call('POST', '/v1/start_query', acme, { query: 'msg: ok', max_rows: 3, scan_back_to_front: false, start_time: '0001-01-01T00:00:00Z', end_time: '9999-12-31T23:59:59Z' });
+    expect(started.status).toBe(200);
+  });
+
+  it.each([
+    ['0001-01-01T00:00:00Z', '1899-12-31T23:59:59Z'],
+    ['2262-04-12T00:00:00Z', '9999-12-31T23:59:59Z'],
+  ])('answers a range wholly outside the span (%s .. %s) as an empty result', async (startTime, endTime) => {
+    for (const scanBackToFront of [true, false]) {
+      const events = await blocking({ query: '*', start_time: startTime, end_time: endTime, scan_back_to_front: scanBackToFront });
+      expect(events.status).toBe(200);
+      expect(events.body.results.rows).toEqual([]);
+    }
+    const counted = await blocking({ query: '* | count', start_time: startTime, end_time: endTime });
+    expect(counted.status).toBe(200);
+    expect(counted.body.results.rows.map((row: any) => row.columns['@q.count'])).toEqual([0]);
+  });
+
   it('answers a query error with 400, the position and every problem', async () => {
     const r = await blocking({ query: 'user != u1 | bogus' });
     expect(r.status).toBe(400);
