@@ -97,6 +97,13 @@ describe('blocking_query', () => {
     ]);
   });
 
+  it('answers a number past the Float64 range as a query error at its position', async () => {
+    const r = await blocking({ query: 'id >= 1e999' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/^'1e999' is out of range: .* at 1:7; hint: to match it as text, quote it: "1e999"$/);
+    expect(r.body.diagnostics.map((d: any) => [d.line, d.column, d.end_column])).toEqual([[1, 7, 12]]);
+  });
+
   it('pages backwards with the last row time as the next end_time: nothing missing or repeated', async () => {
     const seen: number[] = [];
     let endTime = end;
