@@ -205,6 +205,22 @@ describe('blocking_query', () => {
   });
 });
 
+describe('a tenant_id that names no tenant', () => {
+  it('answers 404 naming tenant_id to a key holding every tenant, for blocking and started queries', async () => {
+    const admin = (await h.runtime.services.keys.create({ name: 'admin', tenants: [], admin: true }, { kind: 'cli' })).secret;
+    for (const endpoint of ['/v1/blocking_query', '/v1/start_query']) {
+      const r = await h.call('POST', endpoint, admin, { tenant_id: 'nosuch', query: '*', start_time: start, end_time: end });
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ error: 'tenant_id: tenant "nosuch" not found' });
+    }
+    // a tenant that exists but holds no events is an empty result, not an error
+    await h.keyFor('empty');
+    const empty = await h.call('POST', '/v1/blocking_query', admin, { tenant_id: 'empty', query: '*', start_time: start, end_time: end });
+    expect(empty.status).toBe(200);
+    expect(empty.body.results.rows).toEqual([]);
+  });
+});
+
 describe('start_query, query_progress, cancel_query', () => {
   async function finish(qrId: string, key = acme, show = true): Promise<any> {
     for (let i = 0; i < 200; i++) {
