@@ -116,7 +116,9 @@ function checkSettings(input: IndexSettingsInput): IndexSettingsInput {
     out.retentionDays = r;
   }
   if (input.timestampFields !== undefined) {
-    const fields = input.timestampFields;
+    // A field listed twice is tried once: keep its first place (`--timestamp-field ts` puts ts
+    // before the default list, which holds ts too).
+    const fields = input.timestampFields === null ? null : [...new Set(input.timestampFields)];
     if (fields !== null) {
       if (fields.length === 0 || fields.length > 32) throw new ValidationError('timestamp_fields must list 1 to 32 fields', { field: 'timestamp_fields' });
       fields.forEach((f, i) => {

@@ -1,4 +1,4 @@
-import type { Clock, Logger, SecretBox } from '../core/index.js';
+import { NotFoundError, type Clock, type Logger, type SecretBox } from '../core/index.js';
 import { EventSinkArgsChecker, type DetectionMetrics } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
 import { SearchService, type IndexInfo, type SearchSettings } from '../search/index.js';
@@ -73,7 +73,7 @@ export function createServices(deps: {
   const ruleTests = engine ? new RuleTestRunner(engine, clock, logger.child({ component: 'rule-tests' })) : null;
   const syncSources = new SyncSourceService(store, tenants, audit, clock);
   const ruleFiles = new RuleFileService(store, indexes, rules, ruleTests);
-  const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
+  const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(store, indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
   // Every write of events in this process tells search, whose field catalog cache depends on it.
   const writingEvents = (tenant: string): (() => void) => search?.writingEvents(tenant) ?? (() => {});
   return {
@@ -116,8 +116,13 @@ export function createServices(deps: {
   };
 }
 
-// The query analyzer's view of a tenant's indexes (D18: system indexes are read only when named).
-async function searchableIndexes(indexes: IndexService, tenant: string): Promise<IndexInfo[]> {
+/**
+ * The query analyzer's view of a tenant's indexes (D18: system indexes are read only when named).
+ * Every tenant has its system indexes, so none at all means no such tenant: a key holding every
+ * tenant that names a mistyped one gets 404 rather than an empty result that looks like an answer.
+ */
+async function searchableIndexes(store: Store, indexes: IndexService, tenant: string): Promise<IndexInfo[]> {
   const records = await indexes.searchable(tenant);
+  if (records.length === 0 && !(await store.tenants.get(tenant))) throw new NotFoundError(`tenant ${JSON.stringify(tenant)} not found`, { field: 'tenant_id' });
   return records.map((record) => ({ id: record.id, name: record.name, system: record.kind === 'system' }));
 }

@@ -5,6 +5,9 @@ import { NotFoundError, newId } from '../core/index.js';
 import type { Services } from '../admin/index.js';
 import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
+import { answerClientError, answerFrameworkError, maxPathParamLength } from './framework-errors.js';
+import { acceptEmptyJsonBodies } from './json-body.js';
+import { buildRequestValidator } from './request-validator.js';
 import { ApiMetrics } from './metrics.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
 import { registerAlertRoutes } from './routes/alert-routes.js';
@@ -44,7 +47,10 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : newId();
     },
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: false }),
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
+    routerOptions: { maxParamLength: maxPathParamLength },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const metrics = options.metrics ?? new ApiMetrics();
 
@@ -63,9 +69,11 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.addSchema(AlertObject);
   app.addSchema(SyncSourceObject);
 
+  acceptEmptyJsonBodies(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
-    throw new NotFoundError(`no route ${request.method} ${request.url.split('?')[0]}`);
+    const path = request.url.split('?')[0] ?? '';
+    throw new NotFoundError(`no route ${request.method} ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`);
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -81,7 +89,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (v1) => {
-    v1.addHook('preHandler', requireApiKey(options.services.keys));
+    // onRequest, not preHandler: authentication comes before body parsing and schema validation.
+    v1.addHook('onRequest', requireApiKey(options.services.keys));
     registerIndexRoutes(v1, options.services.indexes);
     registerDetectionRuleRoutes(v1, options.services.rules);
     registerDetectionRuleYamlRoutes(v1, options.services.ruleFiles);

@@ -10,7 +10,10 @@ declare module 'fastify' {
   }
 }
 
-/** A preHandler that requires `Authorization: Bearer <key>` naming a live key. */
+/**
+ * An onRequest hook that requires `Authorization: Bearer <key>` naming a live key. It runs before
+ * the body is read or validated, so a request without a valid key learns nothing but 401.
+ */
 export function requireApiKey(keys: KeyService) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const header = request.headers.authorization;
@@ -23,7 +26,7 @@ export function requireApiKey(keys: KeyService) {
   };
 }
 
-/** The key of an authenticated request (the preHandler guarantees it). */
+/** The key of an authenticated request (the onRequest hook guarantees it). */
 export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
   if (!request.apiKey) throw new UnauthenticatedError();
   return request.apiKey;
@@ -54,4 +57,16 @@ export function tenantOf(request: FastifyRequest, tenantId: string | undefined, 
     throw new ValidationError(`${field} is required: this api key holds several tenants`, { field });
   }
   return only;
+}
+
+/**
+ * Which tenants' objects a request may see when it names no tenant to act on: the `tenant_id`
+ * given (which the key must hold), or every tenant the key holds. For lookups by a globally
+ * unique id, where a key holding several tenants need not say which one owns it.
+ */
+export function visibleTenants(request: FastifyRequest, tenantId: string | undefined): (tenant: string) => boolean {
+  const key = apiKeyOf(request);
+  if (tenantId === undefined) return (tenant) => keyHoldsTenant(key, tenant);
+  assertTenantAccess(request, tenantId);
+  return (tenant) => tenant === tenantId;
 }

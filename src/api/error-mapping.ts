@@ -114,6 +114,9 @@ function clientMessage(error: FastifyError): string {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'request body is empty; send a JSON object';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'request body is not valid JSON';
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'request body size does not match Content-Length';
     default:
       return error.message.replace(/^FST_\w+: /, '');
   }

@@ -101,12 +101,13 @@ export type QueryBody = Static<typeof QueryBody>;
 
 export const QueryStartResponse = Type.Object({ qr_id: Type.String() });
 
-export const QueryIdParams = Type.Object({ qr_id: Type.String({ minLength: 1, maxLength: 100 }) });
+// No length bound: an id no query can have is simply not found (and cancelling it is a 204).
+export const QueryIdParams = Type.Object({ qr_id: Type.String({ minLength: 1 }) });
 export type QueryIdParams = Static<typeof QueryIdParams>;
 
 export const QueryProgressQuery = Type.Object(
   {
-    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only look for the query among this tenant’s; by default among every tenant the key holds' })),
     show_intermediate_results: Type.Optional(Type.Boolean({ description: 'Default true; false shows no rows until completion' })),
   },
   { additionalProperties: false },

@@ -8,6 +8,7 @@ export * from './errors.js';
 export * from './diagnostic.js';
 export * from './span.js';
 export * from './clock.js';
+export * from './event-time-span.js';
 export * from './logger.js';
 export * from './ids.js';
 export * from './sql-literal.js';

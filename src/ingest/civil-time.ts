@@ -2,14 +2,12 @@
  * Calendar arithmetic shared by the timestamp readers. Everything is integer math on the
  * proleptic Gregorian calendar in UTC, so results are exact and independent of the host zone.
  */
+import { inEventRange } from '../core/index.js';
+
+// The span events can have is core's (search clamps query ranges to it); re-exported for ingest's readers.
+export { inEventRange, maxEventNs, minEventNs } from '../core/index.js';
 
 export const nsPerSecond = 1_000_000_000n;
-
-/** 1900-01-01T00:00:00Z: the earliest instant a `DateTime64(9)` column holds. */
-export const minEventNs = -2_208_988_800n * nsPerSecond;
-
-/** 2262-04-11T23:47:16.854775807Z: the largest signed 64-bit nanosecond count. */
-export const maxEventNs = 9_223_372_036_854_775_807n;
 
 const monthNames = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
@@ -60,11 +58,6 @@ export function civilToNs(t: CivilTime): bigint | null {
     daysFromCivil(t.year, t.month, t.day) * 86_400 + t.hour * 3600 + t.minute * 60 + t.second - t.offsetMinutes * 60;
   const ns = BigInt(seconds) * nsPerSecond + BigInt(t.nanos);
   return inEventRange(ns) ? ns : null;
-}
-
-/** True when a nanosecond instant fits a `DateTime64(9)` column. */
-export function inEventRange(ns: bigint): boolean {
-  return ns >= minEventNs && ns <= maxEventNs;
 }
 
 /** 1-based month of a three-letter English month name in any letter case, or 0. */

@@ -3,7 +3,7 @@
  * queries, with the concurrency limits and the record lifetime an operator configures. Query
  * records live in memory (embedded mode); the tenant's indexes come from the caller.
  */
-import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, type Clock, type Logger } from '../core/index.js';
+import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import type { IndexInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
@@ -80,20 +80,24 @@ export class SearchService {
     return run.id;
   }
 
-  /** `query_progress`: what the query holds now. Another tenant's or an expired id: 404. */
-  progress(tenant: string, qrId: string): QuerySnapshot {
+  /**
+   * `query_progress`: what the query holds now. Query ids are unique over all tenants, so the
+   * caller says which owners it may see (a key may hold several tenants); a query of any other
+   * tenant, an expired or an unknown id: 404.
+   */
+  progress(qrId: string, maySee: (tenant: string) => boolean): QuerySnapshot {
     this.sweep();
     const entry = this.entries.get(qrId);
-    if (!entry || entry.tenant !== tenant) throw new NotFoundError(`no query ${qrId}`);
+    if (!entry || !maySee(entry.tenant)) throw new NotFoundError(`no query ${describeQueryId(qrId)}`);
     const snapshot = entry.run.snapshot();
     if (snapshot.status === 'failed' && snapshot.error) throw snapshot.error;
     return snapshot;
   }
 
-  /** `cancel_query`: stops the query if this tenant owns it; always succeeds (idempotent). */
-  cancel(tenant: string, qrId: string): void {
+  /** `cancel_query`: stops the query if the caller may see its tenant; always succeeds (idempotent). */
+  cancel(qrId: string, maySee: (tenant: string) => boolean): void {
     const entry = this.entries.get(qrId);
-    if (entry && entry.tenant === tenant) entry.run.cancel();
+    if (entry && maySee(entry.tenant)) entry.run.cancel();
   }
 
   /** `blocking_query`: runs to completion, or is cancelled and answers 504 past the time limit. */
@@ -107,7 +111,7 @@ export class SearchService {
    * looked up, as every slice over 20,000 events also does (docs/search.md, step 3).
    */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
-    const plan = await this.plan(tenant, text, range, { useFieldTypes: true, partialWords: true });
+    const plan = await this.plan(tenant, text, clampToEventSpan(range), { useFieldTypes: true, partialWords: true });
     return { plan, predicates: plan.compiled.plans };
   }
 
@@ -116,7 +120,7 @@ export class SearchService {
     const request: AdhocQuery = {
       tenant,
       text,
-      ...range,
+      ...clampToEventSpan(range),
       maxRows: options.maxRows,
       maxBytes: options.maxBytes ?? adhocLimits.maxMaxBytes,
       scanBackToFront: (options.order ?? 'desc') === 'desc',
@@ -137,7 +141,8 @@ export class SearchService {
 
   /** Plans a `runOnce` query without running it: its `batchKey` says which others it can share a statement with. */
   async prepareShortRange(tenant: string, text: string, range: TimeRange, maxRows: number): Promise<ShortRangeQuery> {
-    return prepareShortRange((output) => this.plan(tenant, text, range, output), tenant, range, maxRows);
+    const clamped = clampToEventSpan(range);
+    return prepareShortRange((output) => this.plan(tenant, text, clamped, output), tenant, clamped, maxRows);
   }
 
   /** Runs a prepared query alone, as `runOnce` does. */
@@ -229,4 +234,9 @@ export class SearchService {
       if (entry.finishedAtMs !== null && entry.finishedAtMs < cutoff) this.entries.delete(id);
     }
   }
+}
+
+// A query id as an error shows it: ids are UUIDs, so anything much longer is cut, not echoed.
+function describeQueryId(qrId: string): string {
+  return qrId.length <= 64 ? JSON.stringify(qrId) : `${JSON.stringify(qrId.slice(0, 64))}… (${qrId.length} characters)`;
 }

@@ -2,7 +2,7 @@
  * The ad hoc query API (interface 4.1) through HTTP on ingested data: every parameter's default
  * and bounds, paging, scan direction, max_bytes, large aggregations, progress, cancel (checked
  * in the engine's system.processes), the blocking time limit, concurrency limits, tenant
- * isolation and record expiry.
+ * isolation (a query id is found among every tenant a key holds) and record expiry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, formatRfc3339Ns } from '../../src/core/index.js';
@@ -63,6 +63,30 @@ describe('blocking_query', () => {
     expect(r.body.error).toMatch(message);
   });
 
+  it('takes any RFC 3339 range: events lie within 1900..2262, so the range is clamped to that span', async () => {
+    const everything = await blocking({ query: 'msg: ok | count', start_time: '0001-01-01T00:00:00Z', end_time: '9999-12-31T23:59:59Z' });
+    expect(everything.status).toBe(200);
+    expect(everything.body.results.rows.map((row: any) => row.columns['@q.count'])).toEqual([2500]);
+    const latest = await blocking({ query: 'msg: ok', max_rows: 3, start_time: '1677-09-21T00:12:43Z', end_time: '9999-12-31T23:59:59.999999999Z' });
+    expect(latest.body.results.rows.map((row: any) => row.columns.n)).toEqual([2499, 2498, 2497]);
+    const started = await h.call('POST', '/v1/start_query', acme, { query: 'msg: ok', max_rows: 3, scan_back_to_front: false, start_time: '0001-01-01T00:00:00Z', end_time: '9999-12-31T23:59:59Z' });
+    expect(started.status).toBe(200);
+  });
+
+  it.each([
+    ['0001-01-01T00:00:00Z', '1899-12-31T23:59:59Z'],
+    ['2262-04-12T00:00:00Z', '9999-12-31T23:59:59Z'],
+  ])('answers a range wholly outside the span (%s .. %s) as an empty result', async (startTime, endTime) => {
+    for (const scanBackToFront of [true, false]) {
+      const events = await blocking({ query: '*', start_time: startTime, end_time: endTime, scan_back_to_front: scanBackToFront });
+      expect(events.status).toBe(200);
+      expect(events.body.results.rows).toEqual([]);
+    }
+    const counted = await blocking({ query: '* | count', start_time: startTime, end_time: endTime });
+    expect(counted.status).toBe(200);
+    expect(counted.body.results.rows.map((row: any) => row.columns['@q.count'])).toEqual([0]);
+  });
+
   it('answers a query error with 400, the position and every problem', async () => {
     const r = await blocking({ query: 'user != u1 | bogus' });
     expect(r.status).toBe(400);
@@ -85,6 +109,13 @@ describe('blocking_query', () => {
     const r = await blocking({ query: `*${' | head 5'.repeat(150)}` });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/^the query is too large for the engine: its statement is nested too deeply; use fewer/);
+  });
+
+  it('answers a number past the Float64 range as a query error at its position', async () => {
+    const r = await blocking({ query: 'id >= 1e999' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/^'1e999' is out of range: .* at 1:7; hint: to match it as text, quote it: "1e999"$/);
+    expect(r.body.diagnostics.map((d: any) => [d.line, d.column, d.end_column])).toEqual([[1, 7, 12]]);
   });
 
   it('pages backwards with the last row time as the next end_time: nothing missing or repeated', async () => {
@@ -188,6 +219,22 @@ describe('blocking_query', () => {
   });
 });
 
+describe('a tenant_id that names no tenant', () => {
+  it('answers 404 naming tenant_id to a key holding every tenant, for blocking and started queries', async () => {
+    const admin = (await h.runtime.services.keys.create({ name: 'admin', tenants: [], admin: true }, { kind: 'cli' })).secret;
+    for (const endpoint of ['/v1/blocking_query', '/v1/start_query']) {
+      const r = await h.call('POST', endpoint, admin, { tenant_id: 'nosuch', query: '*', start_time: start, end_time: end });
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ error: 'tenant_id: tenant "nosuch" not found' });
+    }
+    // a tenant that exists but holds no events is an empty result, not an error
+    await h.keyFor('empty');
+    const empty = await h.call('POST', '/v1/blocking_query', admin, { tenant_id: 'empty', query: '*', start_time: start, end_time: end });
+    expect(empty.status).toBe(200);
+    expect(empty.body.results.rows).toEqual([]);
+  });
+});
+
 describe('start_query, query_progress, cancel_query', () => {
   async function finish(qrId: string, key = acme, show = true): Promise<any> {
     for (let i = 0; i < 200; i++) {
@@ -227,6 +274,26 @@ describe('start_query, query_progress, cancel_query', () => {
     const done = await finish(started.body.qr_id);
     expect(done.results.rows).toHaveLength(50);
     expect(done.metadata.cancelled).toBeUndefined();
+  });
+
+  it('finds a query among the tenants a key holds, without tenant_id; never among others', async () => {
+    const started = await h.call('POST', '/v1/start_query', acme, { query: '*', start_time: start, end_time: end, max_rows: 5 });
+    await finish(started.body.qr_id);
+    const several = await h.keyFor('acme', 'other');
+    const admin = (await h.runtime.services.keys.create({ name: 'admin', tenants: [], admin: true }, { kind: 'cli' })).secret;
+    for (const key of [several, admin]) {
+      const r = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, key);
+      expect(r.status).toBe(200);
+      expect(r.body.results.rows).toHaveLength(5);
+      expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, key)).status).toBe(204);
+    }
+    // tenant_id still narrows the search, and must be one the key holds
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}?tenant_id=acme`, several)).status).toBe(200);
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}?tenant_id=other`, several)).status).toBe(404);
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}?tenant_id=third`, several)).status).toBe(403);
+    const without = await h.keyFor('other', 'third');
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, without)).status).toBe(404);
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, without)).status).toBe(204);
   });
 
   it('cancel is 204 for unknown, finished and already cancelled queries', async () => {
@@ -277,6 +344,19 @@ describe('long queries', () => {
     expect(await engineQueriesOfTenant()).toBe(0);
     const progress = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow);
     expect(progress.body).toMatchObject({ is_completed: true, results: { rows: [] }, metadata: { cancelled: true } });
+  }, 30_000);
+
+  it('a key holding several tenants cancels a query without naming its tenant; a key without it does not', async () => {
+    const started = await h.call('POST', '/v1/start_query', slow, { query: heavy, start_time: start, end_time: end });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, await h.keyFor('acme', 'other'))).status).toBe(204);
+    expect((await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow)).body.is_completed).toBe(false);
+    expect((await h.call('POST', `/v1/cancel_query/${started.body.qr_id}`, await h.keyFor('slow', 'other'))).status).toBe(204);
+    const t0 = Date.now();
+    while ((await engineQueriesOfTenant()) > 0 && Date.now() - t0 < 5000) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await engineQueriesOfTenant()).toBe(0);
+    const progress = await h.call('GET', `/v1/query_progress/${started.body.qr_id}`, slow);
+    expect(progress.body).toMatchObject({ is_completed: true, metadata: { cancelled: true } });
   }, 30_000);
 
   it('shows intermediate rows of a sliced search (none with show_intermediate_results=false) and growing bytes scanned', async () => {

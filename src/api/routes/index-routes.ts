@@ -13,7 +13,8 @@ export function toIndexObject(index: IndexRecord): IndexObject {
     name: index.name,
     description: index.description,
     retention_days: index.retentionDays,
-    timestamp_fields: [...(index.timestampFields ?? defaultTimestampFields)],
+    // A set: indexes made before settings were de-duplicated may list a field twice.
+    timestamp_fields: [...new Set(index.timestampFields ?? defaultTimestampFields)],
     source_type: index.sourceType ?? defaultSourceType,
     created_at: formatApiTimestamp(index.createdAt),
     updated_at: formatApiTimestamp(index.updatedAt),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DecodedRow, QuerySnapshot, SearchService } from '../../search/index.js';
-import { tenantOf } from '../auth.js';
+import { tenantOf, visibleTenants } from '../auth.js';
 import { QueryBody, QueryIdParams, QueryProgressQuery, QueryStartResponse, errorResponses } from '../schemas.js';
 
 /** The result object of interface 2.2; progress rows are flat, blocking rows carry their row id. */
@@ -43,8 +43,7 @@ export function registerQueryRoutes(app: FastifyInstance, search: SearchService)
     '/v1/query_progress/:qr_id',
     { schema: { summary: 'Progress and results of a started query', tags: ['queries'], params: QueryIdParams, querystring: QueryProgressQuery, response: errorResponses } },
     async (request) => {
-      const tenant = tenantOf(request, request.query.tenant_id);
-      const snapshot = search.progress(tenant, request.params.qr_id);
+      const snapshot = search.progress(request.params.qr_id, visibleTenants(request, request.query.tenant_id));
       return resultBody(snapshot, 'flat', request.query.show_intermediate_results ?? true);
     },
   );
@@ -53,7 +52,7 @@ export function registerQueryRoutes(app: FastifyInstance, search: SearchService)
     '/v1/cancel_query/:qr_id',
     { schema: { summary: 'Cancel a query (204 whatever its state, even unknown)', tags: ['queries'], params: QueryIdParams, querystring: QueryProgressQuery, response: errorResponses } },
     async (request, reply) => {
-      search.cancel(tenantOf(request, request.query.tenant_id), request.params.qr_id);
+      search.cancel(request.params.qr_id, visibleTenants(request, request.query.tenant_id));
       return reply.status(204).send();
     },
   );

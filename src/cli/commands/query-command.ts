@@ -103,7 +103,8 @@ async function explainText(search: SearchService, tenant: string, text: string, 
 function printResult(out: NodeJS.WritableStream, result: PrintableResult, options: QueryCommandOptions): void {
   const { columns, rows } = result;
   if (options.json) {
-    for (const row of rows) out.write(`${JSON.stringify(row.rowId ? { row_id: row.rowId, columns: row.columns } : row.columns)}\n`);
+    // row_id as the API writes it: `t` a string (nanoseconds exceed 2^53), `s` an integer.
+    for (const row of rows) out.write(`${JSON.stringify(row.rowId ? { row_id: { t: row.rowId.t, s: Number(row.rowId.s) }, columns: row.columns } : row.columns)}\n`);
     return;
   }
   const cell = (value: unknown): string => (value === null || value === undefined ? '' : String(value));

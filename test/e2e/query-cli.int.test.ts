@@ -1,0 +1,57 @@
+/**
+ * `vigil query --json` prints the rows the API returns, in the same JSON: in process (no server
+ * holds the data dir) and through a running server's blocking_query.
+ */
+import { PassThrough } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliContext } from '../../src/cli/cli-context.js';
+import { runCli } from '../../src/cli/program.js';
+import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
+
+let h: ApiHarness;
+let acme: string;
+let url: string;
+const range = { start_time: '2026-11-20T00:00:00Z', end_time: '2026-11-21T00:00:00Z' };
+
+beforeAll(async () => {
+  h = await openApiHarness();
+  acme = await h.keyFor('acme');
+  await h.ingest('acme', 'web', [1, 2, 3].map((n) => JSON.stringify({ ts: `2026-11-20T10:00:0${n}Z`, n })));
+  await h.app.listen({ host: '127.0.0.1', port: 0 });
+  url = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+}, 120_000);
+afterAll(async () => h?.close());
+
+/** Runs `vigil` with the harness's services in process, or (`server`) as if a server held the data dir. */
+async function vigil(argv: string[], server: boolean): Promise<{ code: number; stdout: string }> {
+  const stdout = new PassThrough();
+  const busy = new Error('data dir busy');
+  const ctx: CliContext = {
+    stdout,
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    interactive: false,
+    loadConfig: () => ({ dataDir: '/nonexistent' }) as never,
+    openServices: async () => (server ? Promise.reject(busy) : { services: h.runtime.services, close: async () => {} }),
+    serve: async () => {},
+    runningServer: () => ({ url, pid: process.pid }),
+    isDataDirBusy: (error) => error === busy,
+    nowMs: () => Date.parse(range.end_time),
+  };
+  const code = await runCli(argv, ctx, 'test');
+  return { code, stdout: (stdout.read() as Buffer | null)?.toString() ?? '' };
+}
+
+describe('vigil query --json', () => {
+  it('prints row_id as the API does: t a string, s an integer, in process and through the server', async () => {
+    const api = await h.call('POST', '/v1/blocking_query', acme, { query: '*', ...range });
+    const expected = api.body.results.rows.map((row: any) => ({ row_id: row.row_id, columns: row.columns }));
+    expect(expected[0].row_id).toEqual({ t: expect.any(String), s: expect.any(Number) });
+    for (const server of [false, true]) {
+      const run = await vigil(['query', '*', '--json', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time, '--api-key', acme], server);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(expected);
+    }
+  });
+});
