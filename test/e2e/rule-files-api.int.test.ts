@@ -94,6 +94,15 @@ describe('POST /v1/detection_rule_yaml/validate', () => {
     });
   });
 
+  it('names the field of a template problem in the error text, as in its diagnostic', async () => {
+    const { body } = await send('POST', '/v1/detection_rule_yaml/validate', acme, ruleText(['alert_template: {info: [{label: L, value: "{{ a b }}"}]}']));
+    expect(body).toMatchObject({
+      is_valid: false,
+      error: "alert_template.info[0].value: unexpected 'b' in the expression at 10:49",
+      diagnostics: [expect.objectContaining({ severity: 'error', field: 'alert_template.info[0].value', line: 10, column: 49 })],
+    });
+  });
+
   it("checks the query against a tenant's indexes when tenant_id is given", async () => {
     const text = ruleText().replace('  eventName: Login', '  @index=web eventName: Login');
     expect((await send('POST', '/v1/detection_rule_yaml/validate?tenant_id=acme', acme, text)).body.is_valid).toBe(true);

@@ -180,7 +180,14 @@ describe('readRuleFile: errors name the field and point at it', () => {
     ['a sink key that is empty', { extra: ['event_sink_keys: [""]'] }, ['event_sink_keys[0] must be a non-empty key of at most 200 characters at 10:18']],
     ['a template that is text', { extra: ['alert_template: hello'] }, ['alert_template must be a map with info and actions lists, or null at 10:17']],
     ['a template item without a value', { extra: ['alert_template:', '  info:', '    - label: x'] }, ['alert_template.info[0].value must be a string of at most 4096 characters at 12:7']],
-    ['an unclosed placeholder', { extra: ['alert_template:', '  info:', '    - {label: x, value: "{{ a"}'] }, ["unclosed '{{' at 12:26"]],
+    ['an unclosed placeholder', { extra: ['alert_template:', '  info:', '    - {label: x, value: "{{ a"}'] }, ["alert_template.info[0].value: unclosed '{{' at 12:26"]],
+    ['an expression with two values', { extra: ['alert_template: {info: [{label: L, value: "{{ a b }}"}]}'] }, ["alert_template.info[0].value: unexpected 'b' in the expression at 10:49"]],
+    ['a bad expression in a folded value', { extra: ['alert_template:', '  info:', '    - label: x', '      value: >-', '        one', '        {{ a b }}'] }, [
+      "alert_template.info[0].value: unexpected 'b' in the expression (at 1:10 of the value) at 13:14",
+    ]],
+    ['an empty placeholder in an action pair', { extra: ['alert_template:', '  actions:', '    - [Open, "https://x.example.com/{{}}"]'] }, [
+      "alert_template.actions[0].value: empty '{{ }}' at 12:37",
+    ]],
     ['use_for_dedup as text', { extra: ['alert_template:', '  info:', '    - {label: x, value: y, use_for_dedup: "true"}'] }, [
       'alert_template.info[0].use_for_dedup must be true or false at 12:43',
     ]],
