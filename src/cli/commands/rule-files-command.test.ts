@@ -107,6 +107,17 @@ describe('vigil rules test', () => {
     );
   });
 
+  it('lists every problem of a file at once, a repeated test name among them', async () => {
+    const broken = (name: string) => [`  - name: ${name}`, '    now_timestamp: soon', "    dataset_inline: ''", '    expected_detection_result: true'];
+    const path = write('dups/duplicates.yml', rule(['tests:', ...broken('bad now'), ...broken('bad now')]));
+    const result = await vigil(['rules', 'test', '-f', path]);
+    expect(result.status).toBe(1);
+    const problems = result.out.split('\n').filter((line) => line.trim() !== '');
+    expect(problems).toHaveLength(5);
+    expect(problems[0]).toMatch(/^.*duplicates.yml: tests\[0\]\.now_timestamp must be/);
+    expect(problems).toContain('    tests[1].name "bad now" is already the name of tests[0]: test names must differ at 12:11');
+  });
+
   it('reports every file with --json, and opens no engine when there is no test to run', async () => {
     const before = opened;
     const json = JSON.parse((await vigil(['rules', 'test', '-f', good, bad, failing, '--json'])).out);

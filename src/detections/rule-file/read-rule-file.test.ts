@@ -261,7 +261,22 @@ describe('readRuleFile: tests and their datasets', () => {
     expect(errors(tests(...test('a', []), ...test('b', ['    now_timestamp: yesterday']), ...test('c', ['    dataset_format: Csv']), ...test('a', [])))).toEqual([
       'tests[1].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "yesterday" at 17:20',
       'tests[2].dataset_format must be one of LegacyFlatten, RawJson, FlatTable, got the text "Csv" at 21:21',
-      'tests[3].name "a" is already the name of tests[0]: test names must differ at 22:5',
+      'tests[3].name "a" is already the name of tests[0]: test names must differ at 22:11',
+    ]);
+  });
+
+  it('reports a repeated name also when the tests have other problems, and checks the fields a test has when another is missing', () => {
+    const bad = (name: string) => [`  - name: ${name}`, '    now_timestamp: soon', "    dataset_inline: ''", '    expected_detection_result: true'];
+    expect(errors(tests(...bad('bad now'), ...bad('bad now'), '  - name: bad now', '    now_timestamp: later'))).toEqual([
+      'tests[0].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "soon" at 12:20',
+      "tests[0].dataset_inline holds no event: give one JSON object per line at 13:21",
+      'tests[1].name "bad now" is already the name of tests[0]: test names must differ at 15:11',
+      'tests[1].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "soon" at 16:20',
+      "tests[1].dataset_inline holds no event: give one JSON object per line at 17:21",
+      'tests[2] is missing required field dataset_inline at 19:5',
+      'tests[2] is missing required field expected_detection_result at 19:5',
+      'tests[2].name "bad now" is already the name of tests[0]: test names must differ at 19:11',
+      'tests[2].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "later" at 20:20',
     ]);
   });
 
