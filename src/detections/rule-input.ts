@@ -78,9 +78,12 @@ export function checkRuleFields(input: RuleFieldsInput, current?: { readonly tim
   const range = out.timeRangeS ?? current?.timeRangeS;
   const frequency = out.runFrequencyS ?? current?.runFrequencyS;
   if (range !== undefined && frequency !== undefined && frequency > range) {
-    // Name the field this request gave; when it gave both, the frequency is the one bound by the other.
-    const field = out.runFrequencyS === undefined ? 'time_range_s' : 'run_frequency_s';
-    throw new ValidationError(`run_frequency_s (${frequency}) must be at most time_range_s (${range})`, { field });
+    // Name the field this request gave, first in the text too; when it gave both, the frequency
+    // is the one bound by the other.
+    if (out.runFrequencyS === undefined) {
+      throw new ValidationError(`time_range_s (${range}) must be at least run_frequency_s (${frequency})`, { field: 'time_range_s' });
+    }
+    throw new ValidationError(`run_frequency_s (${frequency}) must be at most time_range_s (${range})`, { field: 'run_frequency_s' });
   }
   if (input.debounce !== undefined) out.debounce = checkBoolean(input.debounce, 'debounce');
   if (input.alertPerRow !== undefined) out.alertPerRow = checkBoolean(input.alertPerRow, 'alert_per_row');

@@ -118,7 +118,7 @@ describe('update validation', () => {
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['a body id that is not the path id', { id: 'another' }, /^id "another" does not match the id in the path/],
     ['a frequency over the lookback the rule keeps', { run_frequency_s: 1200 }, /^run_frequency_s \(1200\) must be at most time_range_s \(600\)/],
-    ['a lookback under the frequency the rule keeps', { time_range_s: 120 }, /^run_frequency_s \(300\) must be at most time_range_s \(120\)/],
+    ['a lookback under the frequency the rule keeps', { time_range_s: 120 }, /^time_range_s \(120\) must be at least run_frequency_s \(300\)$/],
     ['a null override on a rule made through the API', { enabled_state_override: null }, /^enabled_state_override can be null only for rules synced/],
     ['a sink of another tenant', { event_sink_ids: ['GLOBEX_SINK'] }, /^event_sink_ids\[0\]: event sink "[0-9a-f-]+" not found$/],
     ['a query that does not parse', { query_text: 'a: (b' }, /^query_text: /],
