@@ -74,6 +74,8 @@ describe('create validation: 400 naming the field', () => {
     ['an expression with two values', template('{{ a b }}'), /^alert_template\.info\[0\]\.value: unexpected 'b' in the expression at 1:6$/],
     ['an unclosed placeholder', template('hello {{ user'), /^alert_template\.info\[0\]\.value: unclosed '\{\{' at 1:7$/],
     ['an empty placeholder', { alert_template: { actions: [['Open', 'https://x.example.com/{{}}']] } }, /^alert_template\.actions\[0\]\.value: empty '\{\{ \}\}' at 1:23$/],
+    ['a pager override of the whole payload', { alert_template: { info: [{ label: 'User', value: 'x' }, { label: '@pagerduty.payload', value: 'x' }] } }, /^alert_template\.info\[1\]\.label "@pagerduty\.payload": payload cannot be set in a pager event/],
+    ['a pager severity the pager does not know', { alert_template: { info: [['@pagerduty.payload.severity', 'High']] } }, /^alert_template\.info\[0\]\.value \(@pagerduty\.payload\.severity\) must be one of critical, error, warning, info, got "High"$/],
   ])('refuses %s', async (_what, patch, message) => {
     const body: Record<string, unknown> = minimal();
     for (const [key, value] of Object.entries(patch)) {
