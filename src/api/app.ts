@@ -6,6 +6,7 @@ import type { Services } from '../admin/index.js';
 import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
 import { ApiMetrics } from './metrics.js';
+import { RouteMethods } from './route-methods.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
 import { registerAlertRoutes } from './routes/alert-routes.js';
 import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
@@ -64,8 +65,16 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.addSchema(SyncSourceObject);
 
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request) => {
-    throw new NotFoundError(`no route ${request.method} ${request.url.split('?')[0]}`);
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    // A path that exists under other methods (PATCH where PUT is meant) is 405, not an unknown route.
+    const allowed = routeMethods.allowedFor(path);
+    if (allowed.length > 0) {
+      return reply.status(405).header('allow', allowed.join(', ')).send({ error: `method ${request.method} is not allowed on ${path}: use ${allowed.join(', ')}` });
+    }
+    throw new NotFoundError(`no route ${request.method} ${path}`);
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
