@@ -3,7 +3,7 @@ import type { EventSinkArgsChecker } from '../detections/index.js';
 import type { ChatIntegrationRecord, Store } from '../store/index.js';
 import type { Actor } from './actor.js';
 import type { AuditTrail } from './audit-trail.js';
-import { checkTenantId } from './names.js';
+import { checkDisplayName, checkTenantId } from './names.js';
 import type { TenantService } from './tenant-service.js';
 
 export interface AddChatIntegrationInput {
@@ -34,8 +34,7 @@ export class ChatIntegrationService {
     const token = input.token.trim();
     if (token.length < 8 || token.length > 512 || /\s/.test(token)) throw new ValidationError('the token must be 8 to 512 characters without spaces', { field: 'token' });
     const apiUrl = input.apiUrl === undefined ? null : this.checker.checkDestination(input.apiUrl, 'api_url');
-    const name = input.name ?? 'chat workspace';
-    if (name.trim() === '' || name.length > 256) throw new ValidationError('name must be 1 to 256 characters', { field: 'name' });
+    const name = checkDisplayName(input.name ?? 'chat workspace');
     await this.tenants.ensure(tenantId);
     const id = newId();
     const integration: ChatIntegrationRecord = {

@@ -4,7 +4,7 @@ import type { EventSinkRecord, Page, Store } from '../store/index.js';
 import type { Actor } from './actor.js';
 import type { AuditTrail } from './audit-trail.js';
 import { checkPageSize } from './detection-rule-service.js';
-import { checkTenantId } from './names.js';
+import { checkDescription, checkDisplayName, checkTenantId } from './names.js';
 import type { TenantService } from './tenant-service.js';
 
 export const maxSinkPageSize = 1000;
@@ -28,7 +28,7 @@ export class EventSinkService {
 
   async create(tenantId: string, input: EventSinkInput, actor: Actor): Promise<EventSinkRecord> {
     checkTenantId(tenantId);
-    const name = checkName(input.name);
+    const name = checkDisplayName(input.name);
     const description = checkDescription(input.description ?? '');
     if (input.args === undefined) throw new ValidationError('missing required field event_sink_args', { field: 'event_sink_args' });
     const args = this.checker.check(input.args);
@@ -69,7 +69,7 @@ export class EventSinkService {
   /** Replaces the given fields; `args` of the same variant keep the arguments they do not give (secrets included). */
   async update(id: string, input: EventSinkInput, canSeeTenant: (tenantId: string) => boolean, actor: Actor): Promise<EventSinkRecord> {
     const sink = await this.find(id, canSeeTenant);
-    const name = input.name === undefined ? undefined : checkName(input.name);
+    const name = input.name === undefined ? undefined : checkDisplayName(input.name);
     const description = input.description === undefined ? undefined : checkDescription(input.description);
     let argsChanges = {};
     if (input.args !== undefined) {
@@ -137,18 +137,4 @@ function destinationOf(sink: EventSinkRecord): Record<string, unknown> {
     case 'Pager':
       return {};
   }
-}
-
-function checkName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim() === '' || name.length > 256) {
-    throw new ValidationError('name must be a non-empty string of at most 256 characters', { field: 'name' });
-  }
-  return name;
-}
-
-function checkDescription(description: unknown): string {
-  if (typeof description !== 'string' || description.length > 10_000) {
-    throw new ValidationError('description must be a string of at most 10000 characters', { field: 'description' });
-  }
-  return description;
 }

@@ -3,7 +3,7 @@ import { NotFoundError, ValidationError, newId, type Clock } from '../core/index
 import type { ApiKeyRecord, Store } from '../store/index.js';
 import type { Actor } from './actor.js';
 import type { AuditTrail } from './audit-trail.js';
-import { checkTenantId } from './names.js';
+import { checkDisplayName, checkTenantId } from './names.js';
 import type { TenantService } from './tenant-service.js';
 
 /** Keys look like `vgl_` + 32 base64url characters: 192 random bits. */
@@ -42,7 +42,7 @@ export class KeyService {
     if (!input.admin && tenantIds.length === 0) throw new ValidationError('a key needs at least one tenant (or admin access)', { field: 'tenant' });
     tenantIds.forEach((t) => checkTenantId(t, 'tenant'));
     const name = input.name ?? (input.admin ? 'admin' : `key for ${tenantIds.join(', ')}`);
-    if (name.length > 200) throw new ValidationError('name must be at most 200 characters', { field: 'name' });
+    checkDisplayName(name, 'name', 200);
     for (const tenantId of tenantIds) await this.tenants.ensure(tenantId);
     const secret = keyPrefix + randomBytes(24).toString('base64url');
     const key: ApiKeyRecord = {

@@ -1,7 +1,7 @@
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { PayloadTooLargeError, ValidationError } from '../core/index.js';
-import { defaultArchiveLimits, looksLikeRuleFile, readRepositoryArchive, type ArchiveLimits } from './repository-archive.js';
+import { defaultArchiveLimits, readRepositoryArchive, type ArchiveLimits } from './repository-archive.js';
 
 const header = '# schema: https://scanner.dev/schema/scanner-detection-rule.v1.json\n';
 const rule = (name: string) => `${header}name: ${name}\nquery_text: x\n`;
@@ -79,14 +79,4 @@ describe('readRepositoryArchive', () => {
     const several = zip({ 'a.yml': `${header}${'a'.repeat(600)}`, 'b.yml': `${header}${'b'.repeat(600)}` });
     expect(() => readRepositoryArchive(several, limits({ maxTotalBytes: 1000 }))).toThrow(/the YAML files of the archive inflate to more than 1000 bytes/);
   });
-});
-
-describe('looksLikeRuleFile', () => {
-  it.each([
-    [header + 'name: x\n', true],
-    ['\uFEFF# schema: whatever\n', true],
-    ['name: x\nquery_text: y\n', true],
-    ['# just a comment\nname: x\n', false],
-    ['items:\n  - query_text: nested\n', false],
-  ])('%j → %s', (text, expected) => expect(looksLikeRuleFile(text)).toBe(expected));
 });

@@ -1,4 +1,5 @@
 import { PayloadTooLargeError, ValidationError } from '../core/index.js';
+import { classifyRepositoryFile } from '../detections/index.js';
 import { listZipEntries, readZipEntry, type ZipEntry } from './zip-reader.js';
 
 /** Bounds on an uploaded repository archive (docs/rule-sync.md, "Limits"). */
@@ -37,13 +38,11 @@ export interface RepositoryArchive {
 
 // A GitHub zipball holds everything under `<owner>-<repo>-<short sha>/`.
 const zipballFolder = /^[^/]+-[0-9a-f]{7,40}\/$/i;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The rule files of a zip of a repository (docs/rule-sync.md, "Which files are rules"): files named
- * `*.yml` or `*.yaml`, outside hidden folders (`.github/`), whose first line is a `# schema:`
- * comment or which have a top-level `query_text:` key. Paths are relative to the repository root:
- * a GitHub zipball's single top folder is dropped.
+ * The rule files of a zip of a repository, as `classifyRepositoryFile` decides (docs/rule-sync.md,
+ * "Which files are rules"); only YAML entries are ever inflated. Paths are relative to the
+ * repository root: a GitHub zipball's single top folder is dropped.
  */
 export function readRepositoryArchive(zip: Uint8Array, limits: ArchiveLimits = defaultArchiveLimits): RepositoryArchive {
   if (zip.byteLength > limits.maxArchiveBytes) throw new PayloadTooLargeError(`the archive is larger than ${limits.maxArchiveBytes} bytes`, { field: 'file' });
@@ -58,21 +57,13 @@ export function readRepositoryArchive(zip: Uint8Array, limits: ArchiveLimits = d
     const path = repositoryPath(entry.name.slice(prefix.length));
     if (seen.has(path)) throw new ValidationError(`the archive holds ${path} twice`, { field: 'file' });
     seen.add(path);
-    if (!/\.ya?ml$/i.test(path)) continue;
-    if (path.split('/').some((segment) => segment.startsWith('.'))) {
-      ignored.push({ path, reason: 'in a hidden folder' });
-      continue;
-    }
-    const content = readWithin(zip, entry, limits, inflated);
-    inflated += content.byteLength;
-    const text = decode(content);
-    if (text === null) {
-      ignored.push({ path, reason: 'not UTF-8 text' });
-    } else if (!looksLikeRuleFile(text)) {
-      ignored.push({ path, reason: 'neither a "# schema:" first line nor a top-level query_text key' });
-    } else {
-      ruleFiles.push({ path, text });
-    }
+    const kind = classifyRepositoryFile(path, () => {
+      const content = readWithin(zip, entry, limits, inflated);
+      inflated += content.byteLength;
+      return content;
+    });
+    if (kind.kind === 'rule') ruleFiles.push({ path, text: kind.text });
+    else if (kind.kind === 'ignored') ignored.push({ path, reason: kind.reason });
   }
   if (ruleFiles.length > limits.maxRuleFiles) {
     throw new PayloadTooLargeError(`the archive has ${ruleFiles.length} rule files, more than the ${limits.maxRuleFiles} allowed`, { field: 'file' });
@@ -90,12 +81,6 @@ function readWithin(zip: Uint8Array, entry: ZipEntry, limits: ArchiveLimits, inf
     if (!(error instanceof PayloadTooLargeError) || left >= limits.maxFileBytes) throw error;
     throw new PayloadTooLargeError(`the YAML files of the archive inflate to more than ${limits.maxTotalBytes} bytes`, { field: 'file', cause: error });
   }
-}
-
-/** True for the YAML files a sync takes as rules. */
-export function looksLikeRuleFile(text: string): boolean {
-  const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
-  return /^#\s*schema\s*:/.test(firstLine) || /^query_text\s*:/m.test(text);
 }
 
 /** The folder every entry lies under, when it is a GitHub zipball's; else empty. */
@@ -117,10 +102,3 @@ function repositoryPath(name: string): string {
   return path;
 }
 
-function decode(content: Uint8Array): string | null {
-  try {
-    return utf8.decode(content);
-  } catch {
-    return null;
-  }
-}

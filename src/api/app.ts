@@ -9,6 +9,7 @@ import { answerClientError, answerFrameworkError, maxPathParamLength } from './f
 import { acceptEmptyJsonBodies } from './json-body.js';
 import { buildRequestValidator } from './request-validator.js';
 import { ApiMetrics } from './metrics.js';
+import { RouteMethods } from './route-methods.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
 import { registerAlertRoutes } from './routes/alert-routes.js';
 import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
@@ -71,9 +72,17 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   acceptEmptyJsonBodies(app);
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request) => {
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    throw new NotFoundError(`no route ${request.method} ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`);
+    const shown = path.length > 120 ? `${path.slice(0, 120)}…` : path; // never echo a long path whole
+    // A path that exists under other methods (PATCH where PUT is meant) is 405, not an unknown route.
+    const allowed = routeMethods.allowedFor(path);
+    if (allowed.length > 0) {
+      return reply.status(405).header('allow', allowed.join(', ')).send({ error: `method ${request.method} is not allowed on ${shown}: use ${allowed.join(', ')}` });
+    }
+    throw new NotFoundError(`no route ${request.method} ${shown}`);
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

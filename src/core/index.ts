@@ -14,3 +14,4 @@ export * from './ids.js';
 export * from './sql-literal.js';
 export * from './search-words.js';
 export * from './secret-box.js';
+export * from './control-characters.js';

@@ -22,6 +22,43 @@ describe('normalizeAlertTemplate', () => {
     expect(normalizeAlertTemplate({})).toEqual({ info: [], actions: [] });
   });
 
+  it.each([
+    ['@pagerduty.payload.severity', 'error'],
+    ['@pagerduty.payload.severity', '{{ if(@q.count > 10, "critical", "warning") }}'],
+    ['@pagerduty.dedup_key', '{{user}}'],
+    ['@pagerduty.payload.summary', 'Root login by {{user}}'],
+    ['@pagerduty.payload.timestamp', '2026-05-15T00:03:00Z'],
+    ['@pagerduty.payload.component', 'iam'],
+    ['@pagerduty.payload.custom_details.runbook', 'https://runbooks.example.com/x'],
+    ['@pagerduty.client_url', 'https://vigil.example.com'],
+  ])('accepts the pager override %s = %j', (label, value) => {
+    expect(() => normalizeAlertTemplate({ info: [{ label, value }] })).not.toThrow();
+  });
+
+  it.each([
+    ['@pagerduty.payload', 'x', 'alert_template.info[0].label', /^alert_template\.info\[0\]\.label "@pagerduty\.payload": payload cannot be set in a pager event: only dedup_key, .* and payload\.custom_details\.<key> can$/],
+    ['@pagerduty.payload.custom_details', 'x', 'alert_template.info[0].label', /payload\.custom_details cannot be set/],
+    ['@pagerduty.routing_key', 'another-service', 'alert_template.info[0].label', /routing_key cannot be set/],
+    ['@pagerduty.event_action', 'resolve', 'alert_template.info[0].label', /event_action cannot be set/],
+    ['@pagerduty.links', 'https://x.example.com', 'alert_template.info[0].label', /links cannot be set/],
+    ['@pagerduty.payload.severty', 'error', 'alert_template.info[0].label', /payload\.severty cannot be set/],
+    ['@pagerduty.payload.custom_details.__proto__', 'x', 'alert_template.info[0].label', /cannot be set/],
+    ['@pagerduty.', 'x', 'alert_template.info[0].label', /"@pagerduty\.": names no field$/],
+    ['@pagerduty.payload.severity', 'high', 'alert_template.info[0].value', /^alert_template\.info\[0\]\.value \(@pagerduty\.payload\.severity\) must be one of critical, error, warning, info, got "high"$/],
+    ['@pagerduty.payload.summary', '  ', 'alert_template.info[0].value', /must not be empty$/],
+    ['@pagerduty.payload.timestamp', 'yesterday', 'alert_template.info[0].value', /must be an ISO 8601 time/],
+  ])('refuses the pager override %s = %j, naming %s', (label, value, field, message) => {
+    let error: unknown;
+    try {
+      normalizeAlertTemplate({ info: [{ label, value }] });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).field).toBe(field);
+    expect((error as ValidationError).message).toMatch(message);
+  });
+
   it('converts the deprecated pair arrays to the current form, item by item', () => {
     expect(
       normalizeAlertTemplate({

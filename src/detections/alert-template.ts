@@ -1,5 +1,6 @@
 import { ValidationError } from '../core/index.js';
 import type { AlertTemplateRecord } from '../store/index.js';
+import { pagerOverridePathProblem, pagerOverridePrefix, pagerOverrideValueProblem } from '../sinks/index.js';
 import { checkTemplateValue } from './template-expressions.js';
 
 /** An info item in either form: `{label, value, use_for_dedup}` or the deprecated `[label, value]`. */
@@ -18,8 +19,9 @@ export const alertTemplateLimits = { info: 50, actions: 20, label: 256, value: 4
 /**
  * Checks a template and converts it to the current form. The deprecated pair-array form is
  * accepted item by item (a template may mix both); a pair becomes `{label, value}` with
- * `use_for_dedup` false. Every value's `{{ }}` expressions must parse. ValidationError naming the
- * item (`alert_template.info[2].value`).
+ * `use_for_dedup` false. Every value's `{{ }}` expressions must parse, and an info item labelled
+ * `@pagerduty.<path>` must set a path the pager event can take. ValidationError naming the item
+ * (`alert_template.info[2].value`).
  */
 export function normalizeAlertTemplate(input: AlertTemplateInput, field = 'alert_template'): AlertTemplateRecord {
   const info = input.info ?? [];
@@ -32,6 +34,7 @@ export function normalizeAlertTemplate(input: AlertTemplateInput, field = 'alert
     info: info.map((item, i) => {
       const where = `${field}.info[${i}]`;
       const { label, value } = pairOf(item, where);
+      if (label.startsWith(pagerOverridePrefix)) checkPagerOverride(label, value, where);
       const useForDedup = isPair(item) ? false : (item.use_for_dedup ?? false);
       return { label, value, useForDedup };
     }),
@@ -60,4 +63,18 @@ function pairOf(item: InfoItemInput | ActionItemInput, where: string): { label: 
   }
   checkTemplateValue(value, `${where}.value`);
   return { label, value };
+}
+
+/**
+ * An info item that overrides the pager event (detections.md E12) must name a path the event can
+ * take; a value without `{{ }}` is known now and must be one PagerDuty accepts there. A value
+ * rendered per alert is checked again when the event is built (an invalid one is left out).
+ */
+function checkPagerOverride(label: string, value: string, where: string): void {
+  const path = label.slice(pagerOverridePrefix.length);
+  const pathProblem = pagerOverridePathProblem(path);
+  if (pathProblem !== null) throw new ValidationError(`${where}.label ${JSON.stringify(label)}: ${path === '' ? 'names no field' : `${path} ${pathProblem}`}`, { field: `${where}.label` });
+  if (value.includes('{{')) return;
+  const valueProblem = pagerOverrideValueProblem(path, value);
+  if (valueProblem !== null) throw new ValidationError(`${where}.value (${label}) ${valueProblem}`, { field: `${where}.value` });
 }

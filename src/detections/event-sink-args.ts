@@ -89,7 +89,7 @@ export class EventSinkArgsChecker {
   private chat(args: ChatArgsInput, current: { config: Readonly<Record<string, unknown>> } | undefined): CheckedSinkArgs {
     const field = 'event_sink_args.Chat';
     if (args.channel_id !== undefined && args.channel !== undefined) {
-      throw new ValidationError(`${field}: give channel_id or the deprecated channel, not both`, { field: `${field}.channel` });
+      throw new ValidationError(`${field}.channel cannot be given with channel_id: give channel_id or the deprecated channel, not both`, { field: `${field}.channel` });
     }
     let channel: Record<string, string>;
     if (args.channel_id !== undefined) channel = { channel_id: checkText(args.channel_id, `${field}.channel_id`, 200) };

@@ -40,6 +40,9 @@ describe('checkRuleFields', () => {
     const current = { timeRangeS: 300, runFrequencyS: 60 };
     expect(fieldOf(() => checkRuleFields({ runFrequencyS: 600 }, current))).toBe('run_frequency_s');
     expect(fieldOf(() => checkRuleFields({ timeRangeS: 60 }, { timeRangeS: 300, runFrequencyS: 120 }))).toBe('time_range_s');
+    // The text starts with the field the request gave, as the API's errors do.
+    expect(() => checkRuleFields({ timeRangeS: 60 }, { timeRangeS: 300, runFrequencyS: 120 })).toThrow(/^time_range_s \(60\) must be at least run_frequency_s \(120\)$/);
+    expect(() => checkRuleFields({ runFrequencyS: 600 }, current)).toThrow(/^run_frequency_s \(600\) must be at most time_range_s \(\d+\)$/);
     expect(checkRuleFields({ timeRangeS: 600, runFrequencyS: 600 }, current)).toEqual({ timeRangeS: 600, runFrequencyS: 600 });
   });
 

@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/index.js';
+import { ValidationError, hasControlCharacters } from '../core/index.js';
 import type { AlertTemplateRecord, DetectionRuleChanges, EnabledState, Severity } from '../store/index.js';
 import { normalizeAlertTemplate, type AlertTemplateInput } from './alert-template.js';
 import { enabledStates } from './enabled-state.js';
@@ -70,17 +70,20 @@ export const ruleFieldNames: Readonly<Record<keyof RuleFieldsInput, string>> = {
  */
 export function checkRuleFields(input: RuleFieldsInput, current?: { readonly timeRangeS: number; readonly runFrequencyS: number }): CheckedRuleFields {
   const out: { -readonly [K in keyof CheckedRuleFields]: CheckedRuleFields[K] } = {};
-  if (input.name !== undefined) out.name = checkText(input.name, 'name', ruleLimits.name, false);
-  if (input.description !== undefined) out.description = checkText(input.description, 'description', ruleLimits.description, true);
+  if (input.name !== undefined) out.name = checkText(input.name, 'name', ruleLimits.name, 'one line');
+  if (input.description !== undefined) out.description = checkText(input.description, 'description', ruleLimits.description, 'multi-line');
   if (input.queryText !== undefined) out.queryText = input.queryText;
   if (input.timeRangeS !== undefined) out.timeRangeS = checkMinutes(input.timeRangeS, 'time_range_s');
   if (input.runFrequencyS !== undefined) out.runFrequencyS = checkMinutes(input.runFrequencyS, 'run_frequency_s');
   const range = out.timeRangeS ?? current?.timeRangeS;
   const frequency = out.runFrequencyS ?? current?.runFrequencyS;
   if (range !== undefined && frequency !== undefined && frequency > range) {
-    // Name the field this request gave; when it gave both, the frequency is the one bound by the other.
-    const field = out.runFrequencyS === undefined ? 'time_range_s' : 'run_frequency_s';
-    throw new ValidationError(`run_frequency_s (${frequency}) must be at most time_range_s (${range})`, { field });
+    // Name the field this request gave, first in the text too; when it gave both, the frequency
+    // is the one bound by the other.
+    if (out.runFrequencyS === undefined) {
+      throw new ValidationError(`time_range_s (${range}) must be at least run_frequency_s (${frequency})`, { field: 'time_range_s' });
+    }
+    throw new ValidationError(`run_frequency_s (${frequency}) must be at most time_range_s (${range})`, { field: 'run_frequency_s' });
   }
   if (input.debounce !== undefined) out.debounce = checkBoolean(input.debounce, 'debounce');
   if (input.alertPerRow !== undefined) out.alertPerRow = checkBoolean(input.alertPerRow, 'alert_per_row');
@@ -89,7 +92,7 @@ export function checkRuleFields(input: RuleFieldsInput, current?: { readonly tim
   if (input.severity !== undefined) out.severity = checkSeverity(input.severity);
   if (input.alertTemplate !== undefined) out.alertTemplate = checkTemplate(input.alertTemplate);
   if (input.tags !== undefined) out.tags = checkTags(input.tags);
-  if (input.syncKey !== undefined) out.syncKey = input.syncKey === null ? null : checkText(input.syncKey, 'sync_key', ruleLimits.syncKey, false);
+  if (input.syncKey !== undefined) out.syncKey = input.syncKey === null ? null : checkText(input.syncKey, 'sync_key', ruleLimits.syncKey, 'one line');
   if (input.eventSinkIds !== undefined) out.eventSinkIds = checkSinkIds(input.eventSinkIds);
   return out;
 }
@@ -104,11 +107,14 @@ export function checkRequiredRuleFields(input: RuleFieldsInput): void {
   }
 }
 
-function checkText(value: unknown, field: string, max: number, mayBeEmpty: boolean): string {
+/** A text field; only the description may be empty or hold several lines. */
+function checkText(value: unknown, field: string, max: number, kind: 'one line' | 'multi-line'): string {
   if (typeof value !== 'string') throw new ValidationError(`${field} must be a string`, { field });
-  if (!mayBeEmpty && value.trim() === '') throw new ValidationError(`${field} must not be empty`, { field });
+  if (kind === 'one line' && value.trim() === '') throw new ValidationError(`${field} must not be empty`, { field });
   if (value.length > max) throw new ValidationError(`${field} must be at most ${max} characters`, { field });
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value)) throw new ValidationError(`${field} must not contain control characters`, { field });
+  if (hasControlCharacters(value, { multiLine: kind === 'multi-line' })) {
+    throw new ValidationError(`${field} must not contain control characters${kind === 'one line' ? ' (tabs and line breaks included)' : ''}`, { field });
+  }
   return value;
 }
 
@@ -155,13 +161,13 @@ function checkTemplate(value: AlertTemplateInput | null): AlertTemplateRecord | 
 function checkTags(tags: unknown): string[] {
   if (!Array.isArray(tags)) throw new ValidationError('tags must be an array of strings', { field: 'tags' });
   if (tags.length > ruleLimits.tags) throw new ValidationError(`tags must have at most ${ruleLimits.tags} items`, { field: 'tags' });
-  return tags.map((tag: unknown, i) => checkText(tag, `tags[${i}]`, ruleLimits.tag, false));
+  return tags.map((tag: unknown, i) => checkText(tag, `tags[${i}]`, ruleLimits.tag, 'one line'));
 }
 
 /** Sink ids as given, a repeated id kept once where it first appears. */
 function checkSinkIds(ids: unknown): string[] {
   if (!Array.isArray(ids)) throw new ValidationError('event_sink_ids must be an array of strings', { field: 'event_sink_ids' });
-  const unique = [...new Set(ids.map((id: unknown, i) => checkText(id, `event_sink_ids[${i}]`, 200, false)))];
+  const unique = [...new Set(ids.map((id: unknown, i) => checkText(id, `event_sink_ids[${i}]`, 200, 'one line')))];
   if (unique.length > ruleLimits.eventSinks) throw new ValidationError(`event_sink_ids must name at most ${ruleLimits.eventSinks} sinks`, { field: 'event_sink_ids' });
   return unique;
 }

@@ -14,4 +14,6 @@ export { HttpPoster } from './http-poster.js';
 export { WebhookSink } from './webhook-sink.js';
 export { ChatSink, defaultChatApiUrl } from './chat-sink.js';
 export { PagerSink, defaultPagerApiUrl } from './pager-sink.js';
+export { pagerOverridePathProblem, pagerOverridePaths, pagerOverrideValueProblem } from './pager-event.js';
+export { pagerOverridePrefix } from './alert-message.js';
 export { defaultRetryPolicy, retryDelayMs, type RetryPolicy } from './retry-policy.js';

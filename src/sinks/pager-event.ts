@@ -22,14 +22,62 @@ export function pagerSeverity(severity: string): PagerSeverity {
   }
 }
 
-// Overrides may not redirect the event to another service or reach object internals.
-const forbiddenOverrides = new Set(['routing_key', '__proto__', 'prototype', 'constructor']);
+/**
+ * The paths a `@pagerduty.<path>` template item may set: the string fields of an Events API v2
+ * trigger, plus any key under `payload.custom_details`. Not `routing_key` (a rule must not page
+ * another service), `event_action` (Vigil only triggers), `payload`, `payload.custom_details`,
+ * `links` or `images` themselves (a string in place of an object or list is an invalid event).
+ */
+export const pagerOverridePaths = [
+  'dedup_key',
+  'client',
+  'client_url',
+  'payload.summary',
+  'payload.source',
+  'payload.severity',
+  'payload.timestamp',
+  'payload.component',
+  'payload.group',
+  'payload.class',
+] as const;
+const customDetailsPrefix = 'payload.custom_details.';
+const pagerSeverities: readonly string[] = ['critical', 'error', 'warning', 'info'];
+// Keys that would reach object internals rather than set a field.
+const objectInternals = new Set(['__proto__', 'prototype', 'constructor']);
+const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Why `@pagerduty.<path>` cannot be set (a lower-case reason), or null when it can. */
+export function pagerOverridePathProblem(path: string): string | null {
+  if ((pagerOverridePaths as readonly string[]).includes(path)) return null;
+  if (path.startsWith(customDetailsPrefix)) {
+    const keys = path.slice(customDetailsPrefix.length).split('.');
+    if (keys.every((key) => key !== '' && !objectInternals.has(key))) return null;
+  }
+  return `cannot be set in a pager event: only ${pagerOverridePaths.join(', ')} and payload.custom_details.<key> can`;
+}
+
+/** Why a value would make `path` invalid in the event (PagerDuty answers 400), or null. */
+export function pagerOverrideValueProblem(path: string, value: string): string | null {
+  switch (path) {
+    case 'payload.severity':
+      return pagerSeverities.includes(value) ? null : `must be one of ${pagerSeverities.join(', ')}, got ${JSON.stringify(value)}`;
+    case 'payload.summary':
+    case 'payload.source':
+      return value.trim() === '' ? 'must not be empty' : null;
+    case 'payload.timestamp':
+      return isoDateTime.test(value) && !Number.isNaN(Date.parse(value)) ? null : `must be an ISO 8601 time such as 2026-05-15T00:03:00Z, got ${JSON.stringify(value)}`;
+    default:
+      return null;
+  }
+}
 
 /**
  * The Events API v2 trigger of detections.md E12, with the template's `@pagerduty.<path>` items
- * applied last (`@pagerduty.payload.severity` = `error` sets `payload.severity`). The routing key
- * cannot be overridden. The event is kept under PagerDuty's 512 KB by showing fewer rows, then
- * shorter detail values.
+ * applied last (`@pagerduty.payload.severity` = `error` sets `payload.severity`). Only the paths
+ * of `pagerOverridePaths` are set, and only with a value PagerDuty accepts: templates are checked
+ * when saved, but a rendered value (or a rule saved before the check) may still be wrong, and a
+ * default field is better than an event refused with 400. The event is kept under PagerDuty's
+ * 512 KB by showing fewer rows, then shorter detail values.
  */
 export function pagerEvent(alert: AlertMessage, routingKey: string): Record<string, unknown> {
   for (const rows of [pagerLimits.rows, 1, 0]) {
@@ -65,7 +113,9 @@ function buildEvent(alert: AlertMessage, routingKey: string, rows: number, maxDe
   };
   for (const item of alert.info) {
     if (!item.label.startsWith(pagerOverridePrefix)) continue;
-    setPath(event, item.label.slice(pagerOverridePrefix.length).split('.'), item.value);
+    const path = item.label.slice(pagerOverridePrefix.length);
+    if (pagerOverridePathProblem(path) !== null || pagerOverrideValueProblem(path, item.value) !== null) continue;
+    setPath(event, path.split('.'), item.value);
   }
   const payload = event.payload as Record<string, unknown>;
   if (typeof payload.summary === 'string') payload.summary = cutText(payload.summary, pagerLimits.summary);
@@ -73,8 +123,8 @@ function buildEvent(alert: AlertMessage, routingKey: string, rows: number, maxDe
   return event;
 }
 
+/** Sets a path that pagerOverridePathProblem allowed: its objects exist or are made. */
 function setPath(target: Record<string, unknown>, path: readonly string[], value: string): void {
-  if (path.length === 0 || path.some((part) => part === '' || forbiddenOverrides.has(part))) return;
   let at: Record<string, unknown> = target;
   for (const part of path.slice(0, -1)) {
     const next = at[part];

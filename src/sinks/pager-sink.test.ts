@@ -86,6 +86,28 @@ describe('the pager wire format (detections.md E12)', () => {
     expect(({} as any).polluted).toBeUndefined();
   });
 
+  it('leaves out an override the event cannot take, keeping the default: the pager would refuse the event', () => {
+    const event = pagerEvent(
+      sampleAlert({
+        info: [
+          { label: '@pagerduty.payload', value: 'the whole payload' },
+          { label: '@pagerduty.payload.severity', value: 'high' },
+          { label: '@pagerduty.payload.summary', value: ' ' },
+          { label: '@pagerduty.payload.timestamp', value: 'soon' },
+          { label: '@pagerduty.links', value: 'https://x.example.com' },
+          { label: '@pagerduty.event_action', value: 'resolve' },
+          { label: '@pagerduty.payload.custom_details.runbook', value: 'https://runbooks.example.com/x' },
+        ],
+      }),
+      key,
+    ) as any;
+    const plain = pagerEvent(sampleAlert(), key) as any;
+    expect(event.payload).toMatchObject({ summary: plain.payload.summary, severity: plain.payload.severity, timestamp: plain.payload.timestamp, source: 'vigil' });
+    expect(event.payload.custom_details.runbook).toBe('https://runbooks.example.com/x');
+    expect(event.event_action).toBe('trigger');
+    expect(event.links).toEqual(plain.links);
+  });
+
   it('keeps the event under 512 KB by showing fewer rows', () => {
     const rows = Array.from({ length: 100 }, (_, i) => ({ blob: 'y'.repeat(100_000), i }));
     const event = pagerEvent(sampleAlert({ resultsTable: { columns: ['blob', 'i'], rows, totalRowCount: 100 } }), key) as any;

@@ -283,3 +283,26 @@ describe('tenancy and audit', () => {
     expect(Object.keys(doc.paths['/v1/detection_rule/{id}'])).toEqual(expect.arrayContaining(['get', 'put', 'delete']));
   });
 });
+
+describe('a method the path does not answer', () => {
+  it('is 405 with Allow and an error body, where an unknown path stays 404', async () => {
+    const id = (await h.call('POST', '/v1/detection_rule', acme, minimal())).body.detection_rule.id;
+    const before = (await h.call('GET', `/v1/detection_rule/${id}`, acme)).body;
+    const patch = await h.app.inject({ method: 'PATCH', url: `/v1/detection_rule/${id}?x=1`, headers: { authorization: `Bearer ${acme}`, 'content-type': 'application/json' }, payload: JSON.stringify({ id, name: 'patched' }) });
+    expect(patch.statusCode).toBe(405);
+    expect(patch.headers.allow).toBe('DELETE, GET, HEAD, PUT');
+    expect(patch.json()).toEqual({ error: `method PATCH is not allowed on /v1/detection_rule/${id}: use DELETE, GET, HEAD, PUT` });
+    expect((await h.call('GET', `/v1/detection_rule/${id}`, acme)).body).toEqual(before);
+
+    const list = await h.app.inject({ method: 'DELETE', url: '/v1/detection_rule', headers: { authorization: `Bearer ${acme}` } });
+    expect(list.statusCode).toBe(405);
+    expect(list.headers.allow).toBe('GET, HEAD, POST');
+    const sink = await h.app.inject({ method: 'PATCH', url: '/v1/event_sink/some-id', headers: { authorization: `Bearer ${acme}` } });
+    expect(sink.statusCode).toBe(405);
+    expect(sink.headers.allow).toContain('PUT');
+
+    const unknown = await h.app.inject({ method: 'PATCH', url: '/v1/detection_rules/x', headers: { authorization: `Bearer ${acme}` } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: 'no route PATCH /v1/detection_rules/x' });
+  });
+});

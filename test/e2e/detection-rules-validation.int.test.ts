@@ -57,6 +57,9 @@ describe('create validation: 400 naming the field', () => {
     ['an empty tag', { tags: ['ok', ''] }, /^tags\[1\] must not be empty/],
     ['too many tags', { tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }, /^tags must have at most 100/],
     ['an empty name', { name: '' }, /^name must not be empty/],
+    ['a name with a bell', { name: 'a\u0007b' }, /^name must not contain control characters/],
+    ['a name on two lines', { name: 'a\nb' }, /^name must not contain control characters \(tabs and line breaks included\)$/],
+    ['a tag with a tab', { tags: ['a\tb'] }, /^tags\[0\] must not contain control characters/],
     ['a negative dedup window', { dedup_window_s: -1 }, /dedup_window_s/],
     ['a text debounce', { debounce: 'sometimes' }, /debounce/],
     ['a text alert_per_row', { alert_per_row: 'often' }, /alert_per_row/],
@@ -71,6 +74,8 @@ describe('create validation: 400 naming the field', () => {
     ['an expression with two values', template('{{ a b }}'), /^alert_template\.info\[0\]\.value: unexpected 'b' in the expression at 1:6$/],
     ['an unclosed placeholder', template('hello {{ user'), /^alert_template\.info\[0\]\.value: unclosed '\{\{' at 1:7$/],
     ['an empty placeholder', { alert_template: { actions: [['Open', 'https://x.example.com/{{}}']] } }, /^alert_template\.actions\[0\]\.value: empty '\{\{ \}\}' at 1:23$/],
+    ['a pager override of the whole payload', { alert_template: { info: [{ label: 'User', value: 'x' }, { label: '@pagerduty.payload', value: 'x' }] } }, /^alert_template\.info\[1\]\.label "@pagerduty\.payload": payload cannot be set in a pager event/],
+    ['a pager severity the pager does not know', { alert_template: { info: [['@pagerduty.payload.severity', 'High']] } }, /^alert_template\.info\[0\]\.value \(@pagerduty\.payload\.severity\) must be one of critical, error, warning, info, got "High"$/],
   ])('refuses %s', async (_what, patch, message) => {
     const body: Record<string, unknown> = minimal();
     for (const [key, value] of Object.entries(patch)) {
@@ -115,7 +120,7 @@ describe('update validation', () => {
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['a body id that is not the path id', { id: 'another' }, /^id "another" does not match the id in the path/],
     ['a frequency over the lookback the rule keeps', { run_frequency_s: 1200 }, /^run_frequency_s \(1200\) must be at most time_range_s \(600\)/],
-    ['a lookback under the frequency the rule keeps', { time_range_s: 120 }, /^run_frequency_s \(300\) must be at most time_range_s \(120\)/],
+    ['a lookback under the frequency the rule keeps', { time_range_s: 120 }, /^time_range_s \(120\) must be at least run_frequency_s \(300\)$/],
     ['a null override on a rule made through the API', { enabled_state_override: null }, /^enabled_state_override can be null only for rules synced/],
     ['a sink of another tenant', { event_sink_ids: ['GLOBEX_SINK'] }, /^event_sink_ids\[0\]: event sink "[0-9a-f-]+" not found$/],
     ['a query that does not parse', { query_text: 'a: (b' }, /^query_text: /],

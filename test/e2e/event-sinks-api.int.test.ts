@@ -140,7 +140,7 @@ describe('validation: 400 naming the field', () => {
     ['a pager without key', { Pager: {} }, /^event_sink_args\.Pager\.integration_key is required/],
     ['a chat sink without channel', { Chat: { chat_integration_id: 'CHAT' } }, /^event_sink_args\.Chat\.channel_id is required/],
     ['a chat sink without integration', { Chat: { channel_id: 'C1' } }, /^event_sink_args\.Chat\.chat_integration_id is required/],
-    ['both channel forms', { Chat: { channel_id: 'C1', channel: '#a', chat_integration_id: 'CHAT' } }, /give channel_id or the deprecated channel, not both/],
+    ['both channel forms', { Chat: { channel_id: 'C1', channel: '#a', chat_integration_id: 'CHAT' } }, /^event_sink_args\.Chat\.channel cannot be given with channel_id: give channel_id or the deprecated channel, not both$/],
     ['an unknown integration', { Chat: { channel_id: 'C1', chat_integration_id: 'no-such-integration' } }, /^event_sink_args\.Chat\.chat_integration_id: chat integration "no-such-integration" not found/],
     ['an integration of another tenant', { Chat: { channel_id: 'C1', chat_integration_id: 'GLOBEX_CHAT' } }, /^event_sink_args\.Chat\.chat_integration_id: chat integration "[0-9a-f-]+" not found/],
   ])('refuses %s', async (_what, args, message) => {
@@ -159,6 +159,9 @@ describe('validation: 400 naming the field', () => {
     ['without args', { event_sink_args: undefined }, /missing required field event_sink_args/],
     ['without tenant', { tenant_id: undefined }, /missing required field tenant_id/],
     ['an empty name', { name: ' ' }, /^name must be a non-empty string/],
+    ['a name with a control character', { name: 'a\u0007b' }, /^name must not contain control characters/],
+    ['a name with a line break', { name: 'a\nb' }, /^name must not contain control characters \(tabs and line breaks included\)$/],
+    ['a description with an escape', { description: 'line one\n\u001b[31mred' }, /^description must not contain control characters other than tabs and line breaks$/],
     ['an unknown field', { kind: 'webhook' }, /unknown field kind/],
   ])('refuses a body %s', async (_what, patch, message) => {
     const body: Record<string, unknown> = { tenant_id: 'acme', name: 'n', description: '', event_sink_args: { Webhook: { url: 'https://a.example.com/' } }, ...patch };
@@ -166,6 +169,15 @@ describe('validation: 400 naming the field', () => {
     const response = await h.call('POST', '/v1/event_sink', acme, body);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(message);
+  });
+
+  it('update: a name with control characters is refused, and the sink keeps its name', async () => {
+    const id = (await create(acme, { Webhook: { url: 'https://a.example.com/' } })).body.event_sink.id;
+    const name = (await h.call('GET', `/v1/event_sink/${id}`, acme)).body.event_sink.name;
+    const response = await h.call('PUT', `/v1/event_sink/${id}`, acme, { id, name: 'a\u0007b' });
+    expect(response).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^name must not contain control characters/) } });
+    expect((await h.call('GET', `/v1/event_sink/${id}`, acme)).body.event_sink.name).toBe(name);
+    expect((await h.call('PUT', `/v1/event_sink/${id}`, acme, { id, description: 'two\nlines\twith a tab' })).status).toBe(200);
   });
 
   it('update: the body id must be the path id, and a chat integration must be the tenant', async () => {

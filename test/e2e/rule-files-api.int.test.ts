@@ -94,6 +94,24 @@ describe('POST /v1/detection_rule_yaml/validate', () => {
     });
   });
 
+  it('names the field of a template problem in the error text, as in its diagnostic', async () => {
+    const { body } = await send('POST', '/v1/detection_rule_yaml/validate', acme, ruleText(['alert_template: {info: [{label: L, value: "{{ a b }}"}]}']));
+    expect(body).toMatchObject({
+      is_valid: false,
+      error: "alert_template.info[0].value: unexpected 'b' in the expression at 10:49",
+      diagnostics: [expect.objectContaining({ severity: 'error', field: 'alert_template.info[0].value', line: 10, column: 49 })],
+    });
+  });
+
+  it('refuses a pager override the pager event cannot take, at its label', async () => {
+    const { body } = await send('POST', '/v1/detection_rule_yaml/validate', acme, ruleText(['alert_template:', '  info:', '    - {label: "@pagerduty.payload", value: x}']));
+    expect(body).toMatchObject({
+      is_valid: false,
+      error: expect.stringMatching(/^alert_template\.info\[0\]\.label "@pagerduty\.payload": payload cannot be set in a pager event: .* at 12:15$/),
+      diagnostics: [expect.objectContaining({ field: 'alert_template.info[0].label', line: 12, column: 15 })],
+    });
+  });
+
   it("checks the query against a tenant's indexes when tenant_id is given", async () => {
     const text = ruleText().replace('  eventName: Login', '  @index=web eventName: Login');
     expect((await send('POST', '/v1/detection_rule_yaml/validate?tenant_id=acme', acme, text)).body.is_valid).toBe(true);

@@ -135,3 +135,38 @@ describe('vigil rules sync', () => {
     expect(refused).toMatchObject({ status: 1, err: expect.stringMatching(/refused the upload \(404\): no sync source with push_key "team-rules" and branch "nope"/) });
   });
 });
+
+describe('vigil rules validate -d and vigil rules sync read the same files', () => {
+  it('a header-less file with a top-level query_text is a rule to both: a local check fails where the sync would', async () => {
+    const repo = tempDir();
+    git(repo, 'init', '-q', '-b', 'main');
+    write(repo, {
+      'rules/login.yml': ruleFile('CLI login', { sinkKeys: ['high'] }),
+      'rules/noheader.yml': 'name: no header\ndescription: d\nquery_text: "a | |"\ntime_range_s: 60\nrun_frequency_s: 60\n',
+      'rules/.draft.yml': ruleFile('CLI draft'),
+      '.github/workflows/ci.yml': 'on: push\nquery_text: not a rule\n',
+      'config/settings.yml': 'retries: 3\n',
+    });
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'a rule without a header');
+    const before = (await h.call('GET', '/v1/detection_rule?tenant_id=acme', key)).body;
+
+    const local = await vigil('rules', 'validate', '-d', repo, '-r', '--json');
+    expect(local.status).toBe(1);
+    const checked = JSON.parse(local.out).files as { file_path: string; status: string; error?: string }[];
+    const synced = await sync(repo, '--json');
+    expect(synced.status).toBe(1);
+    const answer = JSON.parse(synced.out);
+    expect(answer.applied).toBe(false);
+    const relativeTo = (path: string) => path.slice(repo.length + 1);
+    expect(checked.map((f) => relativeTo(f.file_path))).toEqual(answer.files.map((f: { file_path: string }) => f.file_path));
+    expect(checked.map((f) => f.status)).toEqual(['Valid', 'Invalid']);
+    expect(checked[1]?.error).toMatch(/^query_text: /);
+    expect(answer.files.map((f: { status: string }) => f.status)).toEqual(['Passed', 'Invalid']);
+    expect((await h.call('GET', '/v1/detection_rule?tenant_id=acme', key)).body).toEqual(before);
+
+    const text = await vigil('rules', 'validate', '-d', repo, '-r');
+    const ignored = answer.ignored_files.map((f: { file_path: string; reason: string }) => `  ${join(repo, f.file_path)}: ${f.reason}`);
+    expect(text.err).toBe(['skipped 3 YAML files that are not rule files, as a repository sync would (name them with -f to check them):', ...ignored, ''].join('\n'));
+  });
+});

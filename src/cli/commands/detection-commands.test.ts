@@ -34,6 +34,16 @@ describe('vigil integrations chat', () => {
     expect(JSON.parse((await vigil(['integrations', 'chat', 'list', '--json'])).out)).toEqual([]);
   });
 
+  it('refuses names with control characters, as sink and rule names, and API key names too', async () => {
+    const bell = await vigil(['integrations', 'chat', 'add', '--tenant', 'acme', '--token', token, '--name', 'a\u0007b']);
+    expect(bell).toMatchObject({ status: 2, err: expect.stringMatching(/^vigil: name must not contain control characters \(tabs and line breaks included\)/) });
+    const sink = await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'x\u001b[2Jy', '--webhook-url', 'https://hooks.example.com/in']);
+    expect(sink).toMatchObject({ status: 2, err: expect.stringMatching(/^vigil: name must not contain control characters/) });
+    const key = await vigil(['keys', 'create', '--tenant', 'acme', '--name', 'two\nlines']);
+    expect(key).toMatchObject({ status: 2, err: expect.stringMatching(/^vigil: name must not contain control characters/) });
+    expect(await services.chatIntegrations.list('acme')).toEqual([]);
+  });
+
   it('reads the token from standard input with --token -, and checks the API URL', async () => {
     const added = await vigil(['integrations', 'chat', 'add', '--tenant', 'acme', '--token', '-', '--api-url', 'https://chat.example.com/api', '--json'], `${token}\n`);
     const integration = JSON.parse(added.out);

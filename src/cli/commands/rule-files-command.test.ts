@@ -62,7 +62,7 @@ describe('vigil rules validate', () => {
     );
   });
 
-  it('searches a directory for files with a schema header, and subdirectories with -r', async () => {
+  it('searches a directory for rule files, and subdirectories with -r, saying which YAML files it skipped and why', async () => {
     const flat = await vigil(['rules', 'validate', '-d', join(dir, 'rules'), '--json']);
     expect(JSON.parse(flat.out)).toEqual({
       files: [
@@ -72,7 +72,19 @@ describe('vigil rules validate', () => {
     });
     const deep = await vigil(['rules', 'validate', '-d', join(dir, 'rules'), '-r']);
     expect(deep.out.split('\n').filter((line) => line.startsWith(dir)).map((line) => line.split(':')[0])).toEqual([bad, good, failing]);
-    expect(deep.err).toBe("skipped 1 YAML file without a '# schema:' first line (name them with -f to check them)\n");
+    expect(deep.err).toBe(
+      'skipped 1 YAML file that is not a rule file, as a repository sync would (name it with -f to check it):\n' +
+        `  ${join(dir, 'rules/ci.yml')}: neither a "# schema:" first line nor a top-level query_text key\n`,
+    );
+  });
+
+  it('in a directory, also takes a file without a schema header that has a top-level query_text, as a sync does', async () => {
+    const noHeader = write('bare/noheader.yml', 'name: no header\ndescription: d\nquery_text: "a | |"\ntime_range_s: 60\nrun_frequency_s: 60\n');
+    write('bare/.github/workflows/ci.yml', 'on: push\nquery_text: not a rule\n');
+    const result = await vigil(['rules', 'validate', '-d', join(dir, 'bare'), '-r']);
+    expect(result.status).toBe(1);
+    expect(result.out).toMatch(new RegExp(`^${noHeader}: query_text: .* at 3:\\d+\n`));
+    expect(result.err).toContain(`  ${join(dir, 'bare/.github/workflows/ci.yml')}: in a hidden folder\n`);
   });
 
   it('is a usage error without files', async () => {
@@ -93,6 +105,17 @@ describe('vigil rules test', () => {
         '  expects a login: Failed\n' +
         '    expected a detection (at least one row); the query returned no row in [2026-05-14T23:58:00.000000000Z, 2026-05-15T00:03:00.000000000Z)\n',
     );
+  });
+
+  it('lists every problem of a file at once, a repeated test name among them', async () => {
+    const broken = (name: string) => [`  - name: ${name}`, '    now_timestamp: soon', "    dataset_inline: ''", '    expected_detection_result: true'];
+    const path = write('dups/duplicates.yml', rule(['tests:', ...broken('bad now'), ...broken('bad now')]));
+    const result = await vigil(['rules', 'test', '-f', path]);
+    expect(result.status).toBe(1);
+    const problems = result.out.split('\n').filter((line) => line.trim() !== '');
+    expect(problems).toHaveLength(5);
+    expect(problems[0]).toMatch(/^.*duplicates.yml: tests\[0\]\.now_timestamp must be/);
+    expect(problems).toContain('    tests[1].name "bad now" is already the name of tests[0]: test names must differ at 12:11');
   });
 
   it('reports every file with --json, and opens no engine when there is no test to run', async () => {

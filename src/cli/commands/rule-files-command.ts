@@ -25,7 +25,10 @@ export async function runRulesTest(ctx: CliContext, options: RuleFilesOptions): 
 async function run(ctx: CliContext, options: RuleFilesOptions, mode: 'validate' | 'test'): Promise<number> {
   const { files, skipped } = readRuleFileSelection(options);
   if (skipped.length > 0 && !options.json) {
-    ctx.stderr.write(`skipped ${skipped.length} YAML file${skipped.length === 1 ? '' : 's'} without a '# schema:' first line (name them with -f to check them)\n`);
+    // The reasons a repository sync gives in ignored_files: the same files are left out there.
+    const one = skipped.length === 1;
+    ctx.stderr.write(`skipped ${skipped.length} YAML file${one ? ' that is not a rule file' : 's that are not rule files'}, as a repository sync would (name ${one ? 'it' : 'them'} with -f to check ${one ? 'it' : 'them'}):\n`);
+    for (const file of skipped) ctx.stderr.write(`  ${file.path}: ${file.reason}\n`);
   }
   const server = serverTarget(ctx, options);
   const outcomes = server ? await remote(server, files, mode) : await local(ctx, files, mode);

@@ -36,14 +36,22 @@ export class FileProblems {
     const fileKey = fileKeys[top];
     // The shared checks name the API field; say the one the file wrote.
     let message = fileKey && fileKey !== top && error.message.startsWith(top) ? fileKey + error.message.slice(top.length) : error.message;
+    // Name the field in the text when the check did not (a template value's `{{ }}` problem), as
+    // every other problem does and as the API's answers do.
+    const fileField = fileKey ? fileKey + field.slice(top.length) : field;
+    if (fileField !== '' && !message.includes(fileField)) message = `${fileField}: ${message}`;
     let span = this.source.nodeSpan(node);
     // A template value's check says where in the value (`unclosed '{{' at 1:3`): say where in the file.
+    // Where it cannot be said exactly (a folded scalar), the problem is at the value's start and
+    // the message keeps the position inside the value, never a second bare `at`.
     const inner = / at (\d+):(\d+)$/.exec(message);
-    if (inner && isScalar(node) && typeof node.value === 'string') {
-      const mapped = this.source.scalarPosition(node, offsetIn(node.value, Number(inner[1]), Number(inner[2])));
-      if (mapped.exact) {
+    if (inner) {
+      const mapped = isScalar(node) && typeof node.value === 'string' ? this.source.scalarPosition(node, offsetIn(node.value, Number(inner[1]), Number(inner[2]))) : null;
+      if (mapped?.exact) {
         message = message.slice(0, inner.index);
         span = { start: mapped.position, end: mapped.position };
+      } else {
+        message = `${message.slice(0, inner.index)} (at ${inner[1]}:${inner[2]} of the value)`;
       }
     }
     this.error(message, span, field);
@@ -74,6 +82,9 @@ export function locate(source: YamlSource, root: YamlNode | null, path: string, 
       next = mapEntries(source, node)?.find((entry) => entry.key === wanted)?.value;
     } else if (index !== undefined && isSeq(node)) {
       next = source.resolve(node.items[Number(index)]);
+    } else if ((name === 'label' || name === 'value') && isSeq(node)) {
+      // A template item in the deprecated [label, value] form: its fields are its two items.
+      next = source.resolve(node.items[name === 'label' ? 0 : 1]);
     }
     first = false;
     if (next === undefined || next === null) return node;

@@ -180,7 +180,14 @@ describe('readRuleFile: errors name the field and point at it', () => {
     ['a sink key that is empty', { extra: ['event_sink_keys: [""]'] }, ['event_sink_keys[0] must be a non-empty key of at most 200 characters at 10:18']],
     ['a template that is text', { extra: ['alert_template: hello'] }, ['alert_template must be a map with info and actions lists, or null at 10:17']],
     ['a template item without a value', { extra: ['alert_template:', '  info:', '    - label: x'] }, ['alert_template.info[0].value must be a string of at most 4096 characters at 12:7']],
-    ['an unclosed placeholder', { extra: ['alert_template:', '  info:', '    - {label: x, value: "{{ a"}'] }, ["unclosed '{{' at 12:26"]],
+    ['an unclosed placeholder', { extra: ['alert_template:', '  info:', '    - {label: x, value: "{{ a"}'] }, ["alert_template.info[0].value: unclosed '{{' at 12:26"]],
+    ['an expression with two values', { extra: ['alert_template: {info: [{label: L, value: "{{ a b }}"}]}'] }, ["alert_template.info[0].value: unexpected 'b' in the expression at 10:49"]],
+    ['a bad expression in a folded value', { extra: ['alert_template:', '  info:', '    - label: x', '      value: >-', '        one', '        {{ a b }}'] }, [
+      "alert_template.info[0].value: unexpected 'b' in the expression (at 1:10 of the value) at 13:14",
+    ]],
+    ['an empty placeholder in an action pair', { extra: ['alert_template:', '  actions:', '    - [Open, "https://x.example.com/{{}}"]'] }, [
+      "alert_template.actions[0].value: empty '{{ }}' at 12:37",
+    ]],
     ['use_for_dedup as text', { extra: ['alert_template:', '  info:', '    - {label: x, value: y, use_for_dedup: "true"}'] }, [
       'alert_template.info[0].use_for_dedup must be true or false at 12:43',
     ]],
@@ -254,7 +261,22 @@ describe('readRuleFile: tests and their datasets', () => {
     expect(errors(tests(...test('a', []), ...test('b', ['    now_timestamp: yesterday']), ...test('c', ['    dataset_format: Csv']), ...test('a', [])))).toEqual([
       'tests[1].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "yesterday" at 17:20',
       'tests[2].dataset_format must be one of LegacyFlatten, RawJson, FlatTable, got the text "Csv" at 21:21',
-      'tests[3].name "a" is already the name of tests[0]: test names must differ at 22:5',
+      'tests[3].name "a" is already the name of tests[0]: test names must differ at 22:11',
+    ]);
+  });
+
+  it('reports a repeated name also when the tests have other problems, and checks the fields a test has when another is missing', () => {
+    const bad = (name: string) => [`  - name: ${name}`, '    now_timestamp: soon', "    dataset_inline: ''", '    expected_detection_result: true'];
+    expect(errors(tests(...bad('bad now'), ...bad('bad now'), '  - name: bad now', '    now_timestamp: later'))).toEqual([
+      'tests[0].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "soon" at 12:20',
+      "tests[0].dataset_inline holds no event: give one JSON object per line at 13:21",
+      'tests[1].name "bad now" is already the name of tests[0]: test names must differ at 15:11',
+      'tests[1].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "soon" at 16:20',
+      "tests[1].dataset_inline holds no event: give one JSON object per line at 17:21",
+      'tests[2] is missing required field dataset_inline at 19:5',
+      'tests[2] is missing required field expected_detection_result at 19:5',
+      'tests[2].name "bad now" is already the name of tests[0]: test names must differ at 19:11',
+      'tests[2].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "later" at 20:20',
     ]);
   });
 

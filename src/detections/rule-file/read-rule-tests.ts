@@ -24,44 +24,51 @@ export function readRuleTests(problems: FileProblems, node: YamlNode | null): Ru
   const names = new Map<string, number>();
   let ok = true;
   items.forEach((item, i) => {
-    const test = readTest(problems, item, `tests[${i}]`);
-    if (test === undefined) {
-      ok = false;
-      return;
+    const { name, nameNode, test } = readTest(problems, item, `tests[${i}]`);
+    // Names are compared whatever else is wrong with a test: every problem is reported at once.
+    if (name !== undefined) {
+      const earlier = names.get(name);
+      if (earlier !== undefined) {
+        problems.error(`tests[${i}].name ${JSON.stringify(name)} is already the name of tests[${earlier}]: test names must differ`, problems.source.nodeSpan(nameNode), `tests[${i}].name`);
+        ok = false;
+      } else {
+        names.set(name, i);
+      }
     }
-    const earlier = names.get(test.name);
-    if (earlier !== undefined) {
-      problems.error(`tests[${i}].name ${JSON.stringify(test.name)} is already the name of tests[${earlier}]: test names must differ`, problems.source.nodeSpan(item), `tests[${i}].name`);
-      ok = false;
-    }
-    names.set(test.name, i);
-    tests.push(test);
+    if (test === undefined) ok = false;
+    else tests.push(test);
   });
   return ok ? tests : undefined;
 }
 
-function readTest(problems: FileProblems, node: YamlNode | null, where: string): RuleTestDefinition | undefined {
+/** One test: its name when it has a usable one (for the duplicate check), and the test when it is wholly valid. */
+interface ReadTest {
+  readonly name: string | undefined;
+  readonly nameNode: YamlNode | null;
+  readonly test: RuleTestDefinition | undefined;
+}
+
+function readTest(problems: FileProblems, node: YamlNode | null, where: string): ReadTest {
   const entries = mapEntries(problems.source, node);
   if (entries === null) {
     problems.error(`${where} must be a map with name, dataset_inline and expected_detection_result`, problems.source.nodeSpan(node), where);
-    return undefined;
+    return { name: undefined, nameNode: node, test: undefined };
   }
   problems.unknownKeys(node, testFieldNames, where);
   const errorsBefore = problems.errorCount;
   const byKey = new Map(entries.map((e) => [e.key, e.value]));
   // undefined: the key is absent; null: present with no value.
   const field = (key: string): YamlNode | null | undefined => (byKey.has(key) ? (byKey.get(key) ?? null) : undefined);
-  let ok = true;
   for (const key of requiredTestFields) {
-    if (field(key) === undefined) {
-      problems.error(`${where} is missing required field ${key}`, problems.source.nodeSpan(node), `${where}.${key}`);
-      ok = false;
-    }
+    if (field(key) === undefined) problems.error(`${where} is missing required field ${key}`, problems.source.nodeSpan(node), `${where}.${key}`);
   }
-  if (!ok) return undefined;
-  const name = readString(problems, field('name') ?? null, `${where}.name`);
-  if (name !== undefined && name.trim() === '') problems.error(`${where}.name must not be empty`, problems.source.nodeSpan(field('name') ?? null), `${where}.name`);
-  const expected = readBoolean(problems, field('expected_detection_result') ?? null, `${where}.expected_detection_result`);
+  // Each field given is checked even when another is missing.
+  const nameNode = field('name');
+  const name = nameNode === undefined ? undefined : readString(problems, nameNode, `${where}.name`);
+  const usableName = name !== undefined && name.trim() !== '' ? name : undefined;
+  if (name !== undefined && usableName === undefined) problems.error(`${where}.name must not be empty`, problems.source.nodeSpan(nameNode ?? null), `${where}.name`);
+  const expectedNode = field('expected_detection_result');
+  const expected = expectedNode === undefined ? undefined : readBoolean(problems, expectedNode, `${where}.expected_detection_result`);
   const nowNode = field('now_timestamp');
   const now = nowNode === undefined ? null : readNullableString(problems, nowNode, `${where}.now_timestamp`);
   if (typeof now === 'string' && parseRfc3339Ns(now) === null) {
@@ -70,11 +77,14 @@ function readTest(problems: FileProblems, node: YamlNode | null, where: string):
   const formatNode = field('dataset_format');
   const format: DatasetFormat | null | undefined =
     formatNode === undefined || (isScalar(formatNode) && formatNode.value === null) ? null : readChoice(problems, formatNode ?? null, `${where}.dataset_format`, datasetFormats);
-  const datasetNode = field('dataset_inline') ?? null;
-  const dataset = readString(problems, datasetNode, `${where}.dataset_inline`);
-  if (dataset !== undefined && format !== undefined) checkDataset(problems, datasetNode, dataset, format ?? 'LegacyFlatten', where);
-  if (problems.errorCount > errorsBefore || name === undefined || expected === undefined || now === undefined || format === undefined || dataset === undefined) return undefined;
-  return { name, datasetInline: dataset, datasetFormat: format, expectedDetectionResult: expected, nowTimestamp: now };
+  const datasetNode = field('dataset_inline');
+  const dataset = datasetNode === undefined ? undefined : readString(problems, datasetNode, `${where}.dataset_inline`);
+  if (dataset !== undefined && format !== undefined) checkDataset(problems, datasetNode ?? null, dataset, format ?? 'LegacyFlatten', where);
+  const result = { name: usableName, nameNode: nameNode ?? node };
+  if (problems.errorCount > errorsBefore || usableName === undefined || expected === undefined || now === undefined || format === undefined || dataset === undefined) {
+    return { ...result, test: undefined };
+  }
+  return { ...result, test: { name: usableName, datasetInline: dataset, datasetFormat: format, expectedDetectionResult: expected, nowTimestamp: now } };
 }
 
 /** Records each dataset line's problem at that line of the file. */
