@@ -3,7 +3,7 @@ import { ValidationError } from '../core/index.js';
 import { buildQuerySettings, defaultQueryLimits, settingsClause } from './query-settings.js';
 
 describe('query settings', () => {
-  it('always sets the tag, both limits and quoted 64-bit integers', () => {
+  it('always sets the tag, both limits, quoted 64-bit integers and room for large statements', () => {
     const { tag, settings } = buildQuerySettings({}, defaultQueryLimits);
     expect(tag).toMatch(/^vigil-[0-9a-f-]{36}$/);
     expect(settings).toEqual({
@@ -11,6 +11,9 @@ describe('query settings', () => {
       max_execution_time: 300,
       max_memory_usage: 2 * 1024 ** 3,
       output_format_json_quote_64bit_integers: 1,
+      max_query_size: 16 * 1024 ** 2,
+      max_ast_elements: 1_000_000,
+      max_expanded_ast_elements: 5_000_000,
     });
   });
 
