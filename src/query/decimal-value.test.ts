@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareDecimals, decimalValue, exactNumber, numberDecimal } from './decimal-value.js';
+import { compareDecimals, decimalValue, exactNumber, numberDecimal, scalarNumberLiteral } from './decimal-value.js';
 
 const cmp = (a: string, b: string): number => {
   const x = decimalValue(a);
@@ -63,5 +63,16 @@ describe('exactNumber', () => {
     expect(exactNumber('9007199254740993')).toBeNull();
     expect(exactNumber('0.10000000000000000001')).toBeNull();
     expect(exactNumber('1e400')).toBeNull();
+  });
+});
+
+describe('scalarNumberLiteral', () => {
+  it('keeps integers beyond 2^53 as digit strings, as ingest does (D3)', () => {
+    expect(scalarNumberLiteral('9007199254740991')).toBe(9007199254740991);
+    expect(scalarNumberLiteral('9007199254740992')).toBe('9007199254740992');
+    expect(scalarNumberLiteral('-00012345678901234567890')).toBe('-12345678901234567890');
+    expect(scalarNumberLiteral('9007199254740993.0')).toBe(9007199254740992);
+    expect(scalarNumberLiteral('1e20')).toBe(1e20);
+    expect(scalarNumberLiteral('1e400')).toBeNull();
   });
 });

@@ -70,3 +70,15 @@ export function exactNumber(text: string): number | null {
   if (value === null || !Number.isFinite(n)) return null;
   return compareDecimals(numberDecimal(n), value) === 0 ? n : null;
 }
+
+/**
+ * The value of a number literal in a scalar expression (D26), like ingest reads a JSON number
+ * (D3): an integer beyond 2^53 is the string of its digits, so no digit is lost; a number too
+ * large for a double is null, as overflowing arithmetic is. Other literals are the nearest double.
+ */
+export function scalarNumberLiteral(text: string): number | string | null {
+  const n = Number(text);
+  if (!Number.isFinite(n)) return null;
+  if (/^-?[0-9]+$/.test(text) && !Number.isSafeInteger(n)) return BigInt(text).toString();
+  return n;
+}

@@ -199,5 +199,11 @@ describe('oracle regressions', () => {
         expect(result.engine, query).toEqual(result.evaluator);
       }
     });
+
+    it('an eval number literal beyond 2^53 keeps its digits as a string, as ingest would (D3, D26)', async () => {
+      const result = await both(qa.slice(1), '* | eval x = 9007199254740993, y = -12345678901234567890, z = x == big2, w = 9007199254740992.5 | table(x, y, z, w) | where x > 9007199254740992');
+      expect(result.engine).toEqual([{ x: '9007199254740993', y: '-12345678901234567890', z: 'true', w: 9007199254740992 }]);
+      expect(result.engine).toEqual(result.evaluator);
+    });
   });
 });
