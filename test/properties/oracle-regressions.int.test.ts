@@ -200,6 +200,15 @@ describe('oracle regressions', () => {
       }
     });
 
+    it('a double beyond 2^53 compares as its canonical text, and its SQL literal is a Float64', async () => {
+      // 9223372036854775807.5 is the double 2^63, shown (and compared) as 9223372036854776000
+      for (const [where, expected] of [['d > 9223372036854775999', 1], ['d >= 9223372036854776001', 0], ['d <= 9223372036854775808', 0], ['d = 9223372036854776000', 1]] as const) {
+        const result = await both([{ id: 1 }], `* | eval d = 9223372036854775807.5 | where ${where} | count`);
+        expect(result.engine, where).toEqual([{ '@q.count': expected }]);
+        expect(result.engine, where).toEqual(result.evaluator);
+      }
+    });
+
     it('an eval number literal beyond 2^53 keeps its digits as a string, as ingest would (D3, D26)', async () => {
       const result = await both(qa.slice(1), '* | eval x = 9007199254740993, y = -12345678901234567890, z = x == big2, w = 9007199254740992.5 | table(x, y, z, w) | where x > 9007199254740992');
       expect(result.engine).toEqual([{ x: '9007199254740993', y: '-12345678901234567890', z: 'true', w: 9007199254740992 }]);
