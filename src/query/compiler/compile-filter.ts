@@ -70,7 +70,8 @@ export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): 
       if (ctx.prefilterOnly) return '1';
       // `a != v` is `not a == v` over the whole name: with a wildcard, no matching column equals v.
       if (filter.op === '!=') return `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
-      return anyColumn(filter.column, env, ctx, (column) => compileCompare(filter.op, filter.value, column.value));
+      if (filter.op === '==') return anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value));
+      return compileBoundOverColumns(filter.op, filter.value, columnNames(filter.column, env, ctx), env, ctx);
     case 'index': {
       if (ctx.prefilterOnly && ctx.tokensOnly) return '1';
       const ids = ctx.analyzed.indexTargets.get(filter) ?? [];
@@ -87,6 +88,19 @@ function anyColumn(column: ColumnName, env: SqlEnv, ctx: FilterContext, atom: (c
   if (names.length === 0) return '0';
   const atoms = names.map((name) => atom(resolveColumn(env, name, ctx.indexNames)));
   return atoms.length === 1 ? (atoms[0] as string) : anyOf(atoms, ctx);
+}
+
+/**
+ * `< <= > >=` over the columns a name stands for (D16, D17). Over several columns the comparison
+ * is written once, in a lambda over their value pairs: its exact path is long, and once per
+ * column it would outgrow the engine's query size limit for `** > 5` over a few hundred columns.
+ */
+function compileBoundOverColumns(op: string, term: Value, names: readonly string[], env: SqlEnv, ctx: FilterContext): string {
+  const values = names.map((name) => resolveColumn(env, name, ctx.indexNames).value);
+  if (values.length === 0) return '0';
+  if (values.length === 1) return compileCompare(op, term, values[0] as SqlValue);
+  const pairs = values.map((v) => `tuple(${v.n}, ${v.s})`);
+  return `arrayExists(c -> ${compileCompare(op, term, { n: 'c.1', s: 'c.2', exists: '1' })}, [${pairs.join(', ')}])`;
 }
 
 /** `(a AND b …)`; a prefilter drops the `1`s (and is `0` when any operand is). */
