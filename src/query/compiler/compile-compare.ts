@@ -7,7 +7,8 @@
  * Ld, a double d is below L when d < Ld and above when d > Ld (rounding is monotone); only at
  * d = Ld does the exact order depend on L, and then it is the constant order of Ld's canonical
  * text and L. So the number side stays one Float64 comparison, the operator adjusted by that
- * constant (the common, fast case); decimal strings are compared by their exact parts in SQL.
+ * constant (the common, fast case). A decimal string is decided by its Float64 too, except within
+ * two units in the last place of the rounded bound, where its exact parts are compared in SQL.
  */
 import { assertNever, sqlNumber, sqlString } from '../../core/index.js';
 import { compareDecimals, decimalValue, exactNumber, numberDecimal, type DecimalValue, maxExponentDigits } from '../decimal-value.js';
@@ -86,7 +87,8 @@ function nextDouble(x: number, dir: 1 | -1): number {
 
 /**
  * The exact string side: the string's parts (as decimalValue finds them) against the bound's.
- * Lambdas bind the string `x`, its regex groups `g` and the digits without leading zeros `m`.
+ * Lambdas bind the regex groups `g` and the digits without leading zeros `m`; the outer one, over
+ * a constant, only keeps the regex inside this comparison's own expression.
  * Magnitudes compare as tuples (exponent, digits): digit strings without trailing zeros order
  * bytewise as their values do. A string that is not a decimal has no groups and matches nothing.
  */
