@@ -62,6 +62,10 @@ describe('numbers', () => {
     expect(sqlNumber(1.5)).toBe('1.5');
     expect(sqlNumber(-2)).toBe('(-2)');
     expect(sqlNumber(-0)).toBe('0');
+    // read as the integer 9223372036854776000 if written as JavaScript prints it
+    expect(sqlNumber(2 ** 63)).toBe('9.223372036854776e18');
+    expect(sqlNumber(-(2 ** 53))).toBe('(-9.007199254740992e15)');
+    expect(sqlNumber(1e300)).toBe('1e300');
     expect(() => sqlNumber(Number.NaN)).toThrow(ValidationError);
     expect(() => sqlNumber(Number.POSITIVE_INFINITY)).toThrow(ValidationError);
   });

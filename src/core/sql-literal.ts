@@ -73,7 +73,9 @@ export function sqlInteger(value: bigint | number): string {
 /** Writes a finite number literal (Float64); NaN and infinities are refused. */
 export function sqlNumber(value: number): string {
   if (!Number.isFinite(value)) throw new ValidationError(`sql number is not finite: ${value}`);
-  const text = Object.is(value, -0) ? '0' : String(value);
+  // JavaScript writes 2^63 as 9223372036854776000, which the engine would read as that integer, not
+  // as the double; from 2^53 on, an exponent makes the literal a Float64 of exactly this value.
+  const text = Object.is(value, -0) ? '0' : Math.abs(value) >= 2 ** 53 ? value.toExponential().replace('e+', 'e') : String(value);
   return value < 0 ? `(${text})` : text;
 }
 

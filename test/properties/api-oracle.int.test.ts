@@ -9,7 +9,7 @@ import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { evaluateQuery, printQuery, type EvalEvent, type TableValue } from '../../src/query/index.js';
 import { arbitraryQuery } from '../../src/query/testing/arbitrary-query.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
-import { arbitraryEvent, numbers, possibleColumns, words } from './random-events.js';
+import { arbitraryEvent, numberLiterals, numbers, possibleColumns, words } from './random-events.js';
 import { normalizeTable, tablesAgree } from './table-comparison.js';
 
 const runs = Number(process.env.API_ORACLE_RUNS ?? 300);
@@ -54,7 +54,7 @@ afterAll(async () => h?.close());
 const vocabulary = {
   columns: [...possibleColumns().filter((c) => !c.includes('[2]')), '@svc.source_type', '@index', 'ts', 'missing'],
   terms: words.filter((w) => w !== '' && w !== '*'),
-  numbers: [...numbers.filter((n) => Math.abs(n) < 1e15), 3],
+  numbers: [...numbers.filter((n) => Math.abs(n) < 1e15), 3, ...numberLiterals],
 };
 
 describe('the query API agrees with the reference evaluator', () => {

@@ -10,7 +10,7 @@ import { analyzeQuery, compileEventBatch, compileEventFilter, evaluateQuery, par
 import { arbitraryQuery } from '../../src/query/testing/arbitrary-query.js';
 import { decodeRows, readEvents } from '../../src/search/index.js';
 import { oracleIndexes as indexes, useOracleDatasets, type OracleDataset } from './oracle-dataset.js';
-import { numbers, possibleColumns, words } from './random-events.js';
+import { numberLiterals, numbers, possibleColumns, words } from './random-events.js';
 import { normalizeTable, tablesAgree } from './table-comparison.js';
 
 const datasetCount = 3;
@@ -21,7 +21,7 @@ const runs = Number(process.env.ORACLE_RUNS ?? 1500) / 5;
 const filterQuery = arbitraryQuery({
   columns: [...possibleColumns().filter((c) => !c.includes('[2]')), '@svc.source_type', '@index', 'missing'],
   terms: words.filter((w) => w !== '' && w !== '*'),
-  numbers: numbers.filter((n) => Math.abs(n) < 1e15),
+  numbers: [...numbers.filter((n) => Math.abs(n) < 1e15), ...numberLiterals],
   indexes: ['main', 'other', '_detections'],
   maxDepth: 3,
   pipeline: false,

@@ -7,14 +7,14 @@ import type { Engine } from '../../src/engine/index.js';
 import { analyzeQuery, compileQuery, evaluateQuery, printQuery, type EvalEvent, type EvalTable, type Query, type TableValue } from '../../src/query/index.js';
 import { decodeRows, readCompiled } from '../../src/search/index.js';
 import { oracleIndexes as indexes, type OracleDataset } from './oracle-dataset.js';
-import { numbers, possibleColumns, words } from './random-events.js';
+import { numberLiterals, numbers, possibleColumns, words } from './random-events.js';
 import { normalizeTable, tablesAgree } from './table-comparison.js';
 
 /** Columns, terms and numbers of random queries: what the datasets hold, plus a column none has. */
 export const oracleVocabulary = {
   columns: [...possibleColumns().filter((c) => !c.includes('[2]')), '@svc.source_type', '@index', 'missing'],
   terms: words.filter((w) => w !== '' && w !== '*'),
-  numbers: [...numbers.filter((n) => Math.abs(n) < 1e15), 200.0, 3],
+  numbers: [...numbers.filter((n) => Math.abs(n) < 1e15), 200.0, 3, ...numberLiterals],
 };
 
 export interface CompiledRun {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEngine } from '../../src/engine/chdb/index.js';
 import { timeExtentsOf } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
+import { parseJsonText } from '../../src/ingest/parse-json-text.js';
 import { valuesText } from '../../src/ingest/values-text.js';
 import { analyzeQuery, compileQuery, evaluateQuery, parseQueryOrThrow, type EvalEvent, type IndexInfo, type TableValue } from '../../src/query/index.js';
 import { decodeRows, readCompiled } from '../../src/search/index.js';
@@ -103,5 +104,115 @@ describe('oracle regressions', () => {
     expect(result.engine).toEqual([{ r: 0 }]);
     expect(Object.is(result.decoded[0]?.r, 0)).toBe(true); // not -0, which JSON prints as "-0"
     expect(result.engine).toEqual(result.evaluator);
+  });
+
+  describe('comparisons are exact beyond 2^53 (D3, D17)', () => {
+    /** Events as ingest parses NDJSON lines: integers beyond 2^53 become digit strings. */
+    const ingested = (...lines: string[]): Record<string, unknown>[] =>
+      lines.map((line) => {
+        const parsed = parseJsonText(line);
+        if (!parsed.ok) throw new Error(`bad test line ${line}`);
+        return parsed.value as Record<string, unknown>;
+      });
+    const qa = ingested(
+      '{"timestamp":"2026-01-01T00:00:04Z","id":4,"big":12345678901234567890}',
+      '{"timestamp":"2026-01-01T00:00:08Z","id":8,"big2":9007199254740993}',
+    );
+    const ids = (rows: Record<string, TableValue>[]): TableValue[] => rows.map((row) => row.id ?? null);
+
+    it('ingest keeps the QA events\' big values as digit strings', () => {
+      expect(qa.map((e) => e.big ?? e.big2)).toEqual(['12345678901234567890', '9007199254740993']);
+    });
+
+    it.each([
+      ['big > 12345678901234567890', []],
+      ['big >= 12345678901234567890', [4]],
+      ['big <= 12345678901234567890', [4]],
+      ['big < 12345678901234567890', []],
+      ['big > 12345678901234567999', []],
+      ['big < 12345678901234567891', [4]],
+      ['big > 12345678901234567889', [4]],
+      ['big2 > 9007199254740992', [8]],
+      ['big2 <= 9007199254740992', []],
+      ['big2 >= 9007199254740993', [8]],
+      ['big2 < 9007199254740994', [8]],
+      ['big2 > 9007199254740993.0', []],
+      ['big2 > 9.007199254740992e15', [8]],
+      ['big2 < 9.007199254740993001e15', [8]],
+      ['big2 >= 1e16', []],
+    ])('%s matches ids %j', async (query, expected) => {
+      const result = await both(qa, `${query} | table(id)`);
+      expect(ids(result.engine)).toEqual(expected);
+      expect(result.engine).toEqual(result.evaluator);
+    });
+
+    it.each([
+      ['n > 9223372036854775807', '{"n":9223372036854775808}', true],
+      ['n >= 9223372036854775809', '{"n":9223372036854775808}', false],
+      ['n < 18446744073709551616', '{"n":18446744073709551615}', true],
+      ['n > 18446744073709551615', '{"n":18446744073709551616}', true],
+      ['n >= -9007199254740992', '{"n":-9007199254740993}', false],
+      ['n < -9007199254740992', '{"n":-9007199254740993}', true],
+      ['n < -9223372036854775808', '{"n":-9223372036854775809}', true],
+      ['n > -9223372036854775808', '{"n":-9223372036854775809}', false],
+      ['n > 100000000000000000000000000000000000000000000000000000000000000000000000000000001', '{"n":100000000000000000000000000000000000000000000000000000000000000000000000000000002}', true],
+      ['n <= 1e20', '{"n":100000000000000000001}', false],
+      ['n > 1e20', '{"n":100000000000000000001}', true],
+      ['n > 0.1', '{"n":0.1}', false],
+      ['n >= 0.1', '{"n":0.1}', true],
+      ['n <= 0.10000000000000000001', '{"n":0.1}', true],
+      ['n >= 9007199254740992', '{"n":9007199254740991}', false],
+      ['n < 9007199254740993', '{"n":9007199254740991}', true],
+      ['n >= -0', '{"n":0}', true],
+      ['n > -0', '{"n":"-0.0"}', false],
+      ['n >= 0', '{"n":"-0.0"}', true],
+      ['n > 12', '{"n":"0012.5"}', true],
+      ['n < 1.25e1', '{"n":"0012.5"}', false],
+      ['n <= 1.25e1', '{"n":"0012.5"}', true],
+      ['n > 1e400', '{"n":1e300}', false],
+      ['n < 1e400', '{"n":1e300}', true],
+      ['n < 1e400', '{"n":"1e401"}', false],
+      ['n > -1e400', '{"n":-1e300}', true],
+      ['n > 0', '{"n":"1e-400"}', true],
+      ['n > 0', '{"n":"12a"}', false],
+      ['n > 0', '{"n":"1e"}', false],
+      ['n > 9', '{"n":"1e0000000000000000000001"}', true],
+      ['n < 1e100000000000000000', '{"n":"1e99999999999999999"}', true],
+    ])('%s on %s: %s', async (query, line, expected) => {
+      const result = await both(ingested(line), `${query} | count`);
+      expect(result.engine).toEqual([{ '@q.count': expected ? 1 : 0 }]);
+      expect(result.engine).toEqual(result.evaluator);
+    });
+
+    it('`=` on a number compares exactly too: no stored double equals 9007199254740993', async () => {
+      const events = ingested('{"id":1,"n":9007199254740992.0}', '{"id":2,"n":9007199254740993}', '{"id":3,"n":0.1}');
+      for (const [query, expected] of [
+        ['n = 9007199254740993', [2]],
+        ['n: 9007199254740993', [2]],
+        ['n = 0.1', [3]],
+        ['n = 0.10000000000000000001', []],
+        ['* | where n == 9007199254740993', []],
+        ['* | where n == 9007199254740992', [1]],
+      ] as const) {
+        const result = await both(events, `${query} | table(id)`);
+        expect(ids(result.engine), query).toEqual(expected);
+        expect(result.engine, query).toEqual(result.evaluator);
+      }
+    });
+
+    it('a double beyond 2^53 compares as its canonical text, and its SQL literal is a Float64', async () => {
+      // 9223372036854775807.5 is the double 2^63, shown (and compared) as 9223372036854776000
+      for (const [where, expected] of [['d > 9223372036854775999', 1], ['d >= 9223372036854776001', 0], ['d <= 9223372036854775808', 0], ['d = 9223372036854776000', 1]] as const) {
+        const result = await both([{ id: 1 }], `* | eval d = 9223372036854775807.5 | where ${where} | count`);
+        expect(result.engine, where).toEqual([{ '@q.count': expected }]);
+        expect(result.engine, where).toEqual(result.evaluator);
+      }
+    });
+
+    it('an eval number literal beyond 2^53 keeps its digits as a string, as ingest would (D3, D26)', async () => {
+      const result = await both(qa.slice(1), '* | eval x = 9007199254740993, y = -12345678901234567890, z = x == big2, w = 9007199254740992.5 | table(x, y, z, w) | where x > 9007199254740992');
+      expect(result.engine).toEqual([{ x: '9007199254740993', y: '-12345678901234567890', z: 'true', w: 9007199254740992 }]);
+      expect(result.engine).toEqual(result.evaluator);
+    });
   });
 });

@@ -50,7 +50,50 @@ export const words = [
 export const separators = [' ', '-', '.', '/', ':', '_', '=', ', ', '\n', '\t', '"', "'", '\\'] as const;
 
 /** Numbers stored in events; queries compare against the same ones. */
-export const numbers = [0, 1, 5, 10, 42, 200, 200.5, -3, 1.5, 0.1, 1e21, 1e-7, 123456789] as const;
+export const numbers = [0, 1, 5, 10, 42, 200, 200.5, -3, 1.5, 0.1, 1e21, 1e-7, 123456789, 9007199254740991, -9007199254740991] as const;
+
+/**
+ * Integers beyond 2^53 as ingest stores them (D3: digit strings), around ±2^53, ±2^63, 2^64 and
+ * beyond, and decimal strings spelled unusually: what `< <= > >=` must compare exactly (D17).
+ */
+export const numericTexts = [
+  '9007199254740992',
+  '9007199254740993',
+  '-9007199254740993',
+  '9223372036854775807',
+  '9223372036854775808',
+  '-9223372036854775808',
+  '-9223372036854775809',
+  '18446744073709551615',
+  '18446744073709551616',
+  '12345678901234567890',
+  '123456789012345678901234567890',
+  '9007199254740993.0',
+  '0012.50',
+  '1e20',
+  '-0.0',
+] as const;
+
+/**
+ * Number literals for queries besides `numbers`: the same big integers as written in a query, and
+ * bounds a double cannot hold (Float64 would round them onto the stored values).
+ */
+export const numberLiterals = [
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '-9007199254740992',
+  '-9007199254740993',
+  '9223372036854775807',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '18446744073709551616',
+  '12345678901234567890',
+  '12345678901234567891',
+  '1e20',
+  '9007199254740992.5',
+  '0.10000000000000000001',
+] as const;
 
 const word = fc.constantFrom(...words);
 const separator = fc.constantFrom(...separators);
@@ -63,6 +106,7 @@ export const arbitraryText: fc.Arbitrary<string> = fc
 const leaf: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: arbitraryText },
   { weight: 3, arbitrary: fc.constantFrom(...numbers) },
+  { weight: 1, arbitrary: fc.constantFrom(...numericTexts) },
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.boolean() },
 );

@@ -4,14 +4,15 @@
  * help, a necessary condition on its words goes in front of it as a prefilter, and a one-word
  * term over all values is the index lookup alone.
  */
-import { assertNever, searchWordsExpression, searchWordsToken, sqlNumber, sqlString } from '../../core/index.js';
+import { assertNever, searchWordsExpression, searchWordsToken, sqlString } from '../../core/index.js';
 import type { ColumnName, Filter, Value, ValueExpr } from '../ast.js';
 import { printFilter } from '../printer.js';
 import { isCanonicalNumber } from '../canonical-number.js';
 import { columnNameMatcher, isEveryColumn, isSystemColumn, plainColumnName } from '../column-names.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import { resolveColumn, type ResolvedColumn, type SqlEnv } from './sql-env.js';
-import { valueText, numericValue, type SqlValue } from './sql-value.js';
+import { valueText, type SqlValue } from './sql-value.js';
+import { compileBoundCompare, compileNumberEquals } from './compile-compare.js';
 import { isWildcardOnly, mayMatchNumberText, partialWords, prefilterTokens, termPattern, wholeWordTerm, type MatchMode, type TermPieces } from './term-pattern.js';
 
 /** How one predicate is evaluated, for `--explain`. */
@@ -69,7 +70,8 @@ export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): 
       if (ctx.prefilterOnly) return '1';
       // `a != v` is `not a == v` over the whole name: with a wildcard, no matching column equals v.
       if (filter.op === '!=') return `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
-      return anyColumn(filter.column, env, ctx, (column) => compileCompare(filter.op, filter.value, column.value));
+      if (filter.op === '==') return anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value));
+      return compileBoundOverColumns(filter.op, filter.value, columnNames(filter.column, env, ctx), env, ctx);
     case 'index': {
       if (ctx.prefilterOnly && ctx.tokensOnly) return '1';
       const ids = ctx.analyzed.indexTargets.get(filter) ?? [];
@@ -86,6 +88,19 @@ function anyColumn(column: ColumnName, env: SqlEnv, ctx: FilterContext, atom: (c
   if (names.length === 0) return '0';
   const atoms = names.map((name) => atom(resolveColumn(env, name, ctx.indexNames)));
   return atoms.length === 1 ? (atoms[0] as string) : anyOf(atoms, ctx);
+}
+
+/**
+ * `< <= > >=` over the columns a name stands for (D16, D17). Over several columns the comparison
+ * is written once, in a lambda over their value pairs: its exact path is long, and once per
+ * column it would outgrow the engine's query size limit for `** > 5` over a few hundred columns.
+ */
+function compileBoundOverColumns(op: string, term: Value, names: readonly string[], env: SqlEnv, ctx: FilterContext): string {
+  const values = names.map((name) => resolveColumn(env, name, ctx.indexNames).value);
+  if (values.length === 0) return '0';
+  if (values.length === 1) return compileCompare(op, term, values[0] as SqlValue);
+  const pairs = values.map((v) => `tuple(${v.n}, ${v.s})`);
+  return `arrayExists(c -> ${compileCompare(op, term, { n: 'c.1', s: 'c.2', exists: '1' })}, [${pairs.join(', ')}])`;
 }
 
 /** `(a AND b …)`; a prefilter drops the `1`s (and is `0` when any operand is). */
@@ -142,7 +157,10 @@ function compileTerm(term: Value, column: ResolvedColumn, mode: Mode, ctx: Filte
   // A string term no number's text can match is matched against the string values alone.
   const text = term.kind === 'string' && !mayMatchNumberText(term.segments) ? value.s : valueText(value);
   let exact = `coalesce(match(${text}, ${sqlString(termPattern(pieces, mode, 'value'))}), 0)`;
-  if (term.kind === 'number') exact = `(${exact} OR coalesce(${value.n} = ${sqlNumber(term.value)}, 0))`;
+  if (term.kind === 'number') {
+    const equal = compileNumberEquals(term.text, value.n);
+    if (equal !== '0') exact = `(${exact} OR ${equal})`;
+  }
   // A number term written in other than canonical text may match a number whose text differs.
   const tokens = column.inSearchText && (term.kind === 'string' || isCanonicalNumber(term)) ? prefilterTokens(pieces) : [];
   return withPrefilter(tokens, exact, ctx);
@@ -200,30 +218,18 @@ function compileCompare(op: string, term: Value, value: SqlValue): string {
     case '<=':
     case '>':
     case '>=': {
-      const bound = numericBound(term);
-      if (bound === null) return '0';
-      return `coalesce(${numericValue(value)} ${op} ${sqlNumber(bound)}, 0)`;
+      // A number literal or a quoted decimal without wildcards (D17).
+      const text = term.kind === 'number' ? term.text : term.segments.length === 1 ? (term.segments[0] as string) : null;
+      return text === null ? '0' : compileBoundCompare(op, text, value);
     }
     case '==':
     case '!=': {
-      const equal =
-        term.kind === 'number'
-          ? `coalesce(${value.n} = ${sqlNumber(term.value)}, 0)`
-          : `coalesce(${value.s} = ${sqlString(term.segments.join('*'))}, 0)`;
+      const equal = term.kind === 'number' ? compileNumberEquals(term.text, value.n) : `coalesce(${value.s} = ${sqlString(term.segments.join('*'))}, 0)`;
       return op === '==' ? equal : `(NOT ${equal})`;
     }
     default:
       throw new Error(`unknown comparison operator ${op}`);
   }
-}
-
-/** The number a comparison bound stands for: a number, or a quoted decimal without wildcards (D17). */
-function numericBound(term: Value): number | null {
-  if (term.kind === 'number') return term.value;
-  const [text] = term.segments;
-  if (term.segments.length !== 1 || text === undefined || !/^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return null;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : null;
 }
 
 function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext, parts: readonly string[] = []): string {

@@ -6,6 +6,7 @@
 import { assertNever, sqlNumber, sqlString } from '../../core/index.js';
 import type { Scalar, ScalarBinary, ScalarCall } from '../ast.js';
 import { plainColumnName } from '../column-names.js';
+import { scalarNumberLiteral } from '../decimal-value.js';
 import { resolveColumn, type SqlEnv } from './sql-env.js';
 import { finiteOrNull, nullBoolean, nullNumber, nullString, type SqlScalar } from './sql-value.js';
 
@@ -21,7 +22,7 @@ export function compileScalar(expr: Scalar, env: SqlEnv, indexNames: ReadonlyMap
   const recurse = (e: Scalar): SqlScalar => compileScalar(e, env, indexNames);
   switch (expr.kind) {
     case 'literal': {
-      const { value } = expr;
+      const value = typeof expr.value === 'number' ? scalarNumberLiteral(expr.text ?? String(expr.value)) : expr.value;
       if (value === null) return nothing;
       if (typeof value === 'number') return num(sqlNumber(value));
       if (typeof value === 'string') return str(sqlString(value));

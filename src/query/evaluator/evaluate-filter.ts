@@ -5,7 +5,7 @@ import { cellOf, type TableValue } from './eval-table.js';
 import { isWildcardOnly, matchesTerm } from './matches-term.js';
 import { columnsMatching, hasWildcard } from './resolve-column-name.js';
 import { isSystemColumnName } from './system-columns.js';
-import { isDecimalText, numericValue } from './value-text.js';
+import { compareDecimals, decimalValue, exactNumber, numberDecimal, type DecimalValue } from '../decimal-value.js';
 
 export interface FilterOptions {
   /**
@@ -97,12 +97,12 @@ function matchesCompare(filter: CompareFilter, row: FilterRow, scope: SearchColu
     case '<=':
     case '>':
     case '>=': {
-      const bound = termNumber(filter.value);
+      const bound = termDecimal(filter.value);
       if (bound === null) return false;
       const op = filter.op;
       return cells.some((v) => {
-        const n = numericValue(v);
-        return n !== null && compareNumbers(n, op, bound);
+        const d = cellDecimal(v);
+        return d !== null && holds(compareDecimals(d, bound), op);
       });
     }
     default:
@@ -121,30 +121,35 @@ function columnsDenoted(column: ColumnName, row: FilterRow, scope: SearchColumns
   return columnsMatching(column, hasWildcard(column) ? searchedColumns(row, scope) : Object.keys(row));
 }
 
-function compareNumbers(n: number, op: '<' | '<=' | '>' | '>=', bound: number): boolean {
+function holds(order: -1 | 0 | 1, op: '<' | '<=' | '>' | '>='): boolean {
   switch (op) {
     case '<':
-      return n < bound;
+      return order < 0;
     case '<=':
-      return n <= bound;
+      return order <= 0;
     case '>':
-      return n > bound;
+      return order > 0;
     case '>=':
-      return n >= bound;
+      return order >= 0;
     default:
       return assertNever(op, 'compare operator');
   }
 }
 
 /**
- * The number a comparison compares with: a number literal, or a quoted string that is entirely a
- * decimal number (the docs are silent; this mirrors how the column's side is read). Anything else
- * makes the comparison false.
+ * The exact value a comparison compares with: a number literal's text, or a quoted string that
+ * is entirely a decimal number (D17). Anything else makes the comparison false.
  */
-function termNumber(term: Value): number | null {
-  if (term.kind === 'number') return term.value;
+function termDecimal(term: Value): DecimalValue | null {
+  if (term.kind === 'number') return decimalValue(term.text);
   const [only, ...rest] = term.segments;
-  return only !== undefined && rest.length === 0 && isDecimalText(only) ? Number(only) : null;
+  return only !== undefined && rest.length === 0 ? decimalValue(only) : null;
+}
+
+/** A cell's exact value for `< <= > >=`: a number by its canonical text, or a decimal string (D17). */
+function cellDecimal(v: TableValue): DecimalValue | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? numberDecimal(v) : null;
+  return typeof v === 'string' ? decimalValue(v) : null;
 }
 
 /**
@@ -152,7 +157,7 @@ function termNumber(term: Value): number | null {
  * term's exact text, case-sensitively, a `*` in it taken literally (no wildcards here).
  */
 function equalsTerm(value: TableValue, term: Value): boolean {
-  if (term.kind === 'number') return typeof value === 'number' && value === term.value;
+  if (term.kind === 'number') return typeof value === 'number' && value === exactNumber(term.text);
   return typeof value === 'string' && value === term.segments.join('*');
 }
 

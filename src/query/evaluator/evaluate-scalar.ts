@@ -1,6 +1,7 @@
 /** Scalar expressions (docs "Scalar expressions", D26): `eval` here, alert templates later. */
 import { assertNever } from '../../core/index.js';
 import type { Scalar, ScalarBinaryOperator } from '../ast.js';
+import { scalarNumberLiteral } from '../decimal-value.js';
 import { compareUtf8 } from './compare-table-values.js';
 import { cellOrNull, type ScalarValue, type TableValue } from './eval-table.js';
 import { plainColumnName } from './resolve-column-name.js';
@@ -13,7 +14,8 @@ import { callScalarFunction } from './scalar-functions.js';
 export function evaluateScalar(expr: Scalar, row: Readonly<Record<string, TableValue>>): ScalarValue {
   switch (expr.kind) {
     case 'literal':
-      return expr.value;
+      // Numbers as ingest reads them (D3): an integer beyond 2^53 keeps its digits as a string.
+      return typeof expr.value === 'number' ? scalarNumberLiteral(expr.text ?? String(expr.value)) : expr.value;
     case 'columnRef':
       return cellOrNull(row, plainColumnName(expr.column, 'a scalar expression'));
     case 'unary': {

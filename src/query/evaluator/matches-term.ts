@@ -4,6 +4,7 @@
  * values and terms are arrays of code points, a wildcard term is simulated as a small automaton,
  * and "contains" tries every start position.
  */
+import { exactNumber } from '../decimal-value.js';
 import type { Value } from '../ast.js';
 import { valueText } from './value-text.js';
 
@@ -28,7 +29,7 @@ export function isWildcardOnly(value: Value): boolean {
  * A number term also matches a number value equal to it, besides matching its text.
  */
 export function matchesTerm(value: string | number, term: Value, mode: 'contains' | 'whole'): boolean {
-  if (term.kind === 'number' && typeof value === 'number' && value === term.value) return true;
+  if (term.kind === 'number' && typeof value === 'number' && value === exactNumber(term.text)) return true;
   const pieces = term.kind === 'number' ? [term.text] : term.segments;
   // Bare and single-quoted terms ignore ASCII letter case; numbers are bare (D10).
   const ignoreCase = term.kind === 'number' || term.quote !== 'double';

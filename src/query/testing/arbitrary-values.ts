@@ -16,8 +16,11 @@ export interface VocabularyOptions {
   readonly columns: readonly string[];
   /** Texts for terms and string literals (any characters; a `*` in them is literal). */
   readonly terms: readonly string[];
-  /** Numbers for number values and literals (finite; -0 is left out, it prints as 0). */
-  readonly numbers: readonly number[];
+  /**
+   * Numbers for number values and literals: finite numbers (-0 is left out, it prints as 0), or
+   * literal texts (D8) such as integers beyond 2^53, whose digits no double holds.
+   */
+  readonly numbers: readonly (number | string)[];
   /** Whether filters may use wildcards in values (`app-*`) and column names (`tags[*]`, `**`). */
   readonly wildcards: boolean;
 }
@@ -29,12 +32,14 @@ export const defaultVocabulary: VocabularyOptions = {
   wildcards: true,
 };
 
-export function numberValue(n: number): NumberValue {
-  return { kind: 'number', text: String(n), value: Number(String(n)), span: noSpan };
+/** A number literal for a number, or for a literal text (kept as written, as the parser keeps it). */
+export function numberValue(n: number | string): NumberValue {
+  const text = String(n);
+  return { kind: 'number', text, value: Number(text), span: noSpan };
 }
 
 export function arbitraryNumber(vocabulary: VocabularyOptions): fc.Arbitrary<NumberValue> {
-  const numbers = vocabulary.numbers.filter((n) => Number.isFinite(n) && !Object.is(n, -0));
+  const numbers = vocabulary.numbers.filter((n) => typeof n === 'string' || (Number.isFinite(n) && !Object.is(n, -0)));
   return fc.constantFrom(...(numbers.length > 0 ? numbers : [1])).map(numberValue);
 }
 
