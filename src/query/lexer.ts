@@ -86,7 +86,7 @@ export class Lexer {
     const ch = text[start] ?? '';
     if (isDigit(ch) || (ch === '-' && isDigit(text[start + 1] ?? ''))) {
       const end = this.matchNumber(numberPattern, start, isBareChar);
-      if (end !== null) return this.number(start, end, spaceBefore, 'filter');
+      if (end !== null) return this.number(start, end, spaceBefore);
       // Text that starts with a digit but is not a number (`1password`, `2sv_disable`,
       // `0.0.0.0`, `404*`) is a bare string: the public rule packs write such values unquoted.
       if (ch !== '-') return this.bareWord(start, spaceBefore);
@@ -109,7 +109,7 @@ export class Lexer {
     const ch = text[start] ?? '';
     if (isDigit(ch)) {
       const end = this.matchNumber(unsignedNumberPattern, start, isScalarNameChar);
-      if (end !== null) return this.number(start, end, spaceBefore, 'scalar');
+      if (end !== null) return this.number(start, end, spaceBefore);
       let runEnd = start + 1;
       while (runEnd < text.length && isScalarNameChar(text[runEnd] ?? '')) runEnd += 1;
       const run = text.slice(start, runEnd);
@@ -181,18 +181,8 @@ export class Lexer {
     return this.invalid(start, end, spaceBefore, `unexpected ${shown}`, unexpectedHint(ch, run));
   }
 
-  /**
-   * A number literal; one past the Float64 range (`1e999`) is an error here, where it has a
-   * position. In a filter the same text quoted is a term, so the hint says so.
-   */
-  private number(start: number, end: number, spaceBefore: boolean, mode: LexMode): Token {
-    const text = this.source.text.slice(start, end);
-    const value = Number(text);
-    if (!Number.isFinite(value)) {
-      const message = `'${text}' is out of range: a number is at most about 1.8e308 in magnitude`;
-      return this.invalid(start, end, spaceBefore, message, mode === 'filter' ? `to match it as text, quote it: "${text}"` : undefined);
-    }
-    return this.token('number', start, end, spaceBefore, { number: value });
+  private number(start: number, end: number, spaceBefore: boolean): Token {
+    return this.token('number', start, end, spaceBefore, { number: Number(this.source.text.slice(start, end)) });
   }
 
   private invalid(start: number, end: number, spaceBefore: boolean, message: string, hint?: string): Token {
