@@ -4,18 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
 import { ChdbEngine } from '../engine/chdb/index.js';
+import { sequenceCounter } from '../ingest/testing/ingest-fixtures.js';
 import { writeSystemEvents, type SystemEventDeps } from './system-events.js';
 
 const path = mkdtempSync(join(tmpdir(), 'vigil-system-events-'));
 const engine = new ChdbEngine({ path, poolSize: 1 });
-let nextSeq = 1n;
-const tenants = {
-  reserveSequence: async (_tenantId: string, count: number): Promise<bigint> => {
-    const first = nextSeq;
-    nextSeq += BigInt(count);
-    return first;
-  },
-};
+const nextSequence = sequenceCounter();
+const tenants = { reserveSequence: (_tenantId: string, count: number): Promise<bigint> => nextSequence(count) };
 
 beforeAll(async () => {
   await engine.init();

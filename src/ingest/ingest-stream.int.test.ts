@@ -7,21 +7,16 @@ import { ManualClock } from '../core/index.js';
 import { ChdbEngine } from '../engine/chdb/index.js';
 import { ingestStream } from './ingest-stream.js';
 import type { IngestDependencies } from './ingest-types.js';
-import { aTarget, chunked } from './testing/ingest-fixtures.js';
+import { aTarget, chunked, sequenceCounter } from './testing/ingest-fixtures.js';
 
 // Ingest against the real embedded engine: what ingest hands over must be what ClickHouse's
 // JSON type accepts (no duplicate paths, prefix paths, odd keys) and reads back exactly.
 const path = mkdtempSync(join(tmpdir(), 'vigil-ingest-'));
 const engine = new ChdbEngine({ path, poolSize: 2 });
-let nextSeq = 1n;
 const deps: IngestDependencies = {
   engine,
   clock: new ManualClock(Date.UTC(2024, 2, 1, 12, 0, 0)),
-  reserveSequence: async (count) => {
-    const first = nextSeq;
-    nextSeq += BigInt(count);
-    return first;
-  },
+  reserveSequence: sequenceCounter(),
 };
 
 beforeAll(async () => {

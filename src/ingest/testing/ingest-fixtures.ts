@@ -19,6 +19,16 @@ export const sampleDatasetsDir: string | null = (() => {
 /** Why dataset tests are skipped, for the test title. */
 export const datasetsSkipReason = sampleDatasetsDir === null ? ' (skipped: ../shared/datasets not found)' : '';
 
+/** Reserves consecutive sequence numbers from 1, as the store does for one tenant. */
+export function sequenceCounter(): (count: number) => Promise<bigint> {
+  let next = 1n;
+  return async (count) => {
+    const first = next;
+    next += BigInt(count);
+    return first;
+  };
+}
+
 /** A target with the service's default timestamp fields. */
 export function aTarget(overrides: Partial<IngestTarget> = {}): IngestTarget {
   return { tenantId: 'acme', indexId: 'idx_test', timestampFields: defaultTimestampFields, sourceType: 'custom:generic', ...overrides };
