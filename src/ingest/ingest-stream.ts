@@ -61,6 +61,7 @@ class IngestRun {
       { tenant: target.tenantId, indexId: target.indexId, sourceType: target.sourceType || defaultSourceType },
       { batchRows: options.batchRows ?? defaultBatchRows, batchBytes: options.batchBytes ?? defaultBatchBytes },
       () => this.progress(false),
+      (lineNo, reason) => this.collector.reject(lineNo, reason),
     );
     this.collector = new EventCollector(
       this.writer,
