@@ -1,9 +1,12 @@
 /**
+ * Ingest promises of docs/ingest.md, through the HTTP endpoint into the real engine.
+ *
  * Numbers of any size go through ingest and come back as numbers queries compare (docs/ingest.md,
  * "`12345678901234567890.5` and `1e20` stay numbers"): through the HTTP ingest endpoint into the
  * real engine, then `/v1/blocking_query`. These once failed a whole batch with a 500 (from 2^64)
  * or were stored where no query reads them (2^63 up to 2^64).
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
@@ -20,11 +23,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => h?.close());
 
-async function ingest(index: string, body: string): Promise<{ status: number; body: any }> {
+async function ingest(index: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const r = await h.app.inject({
     method: 'POST',
     url: `/v1/ingest?tenant_id=acme&index=${index}&create_index=true`,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson', ...headers },
     payload: body,
   });
   return { status: r.statusCode, body: r.json() };
@@ -73,5 +76,17 @@ describe('numbers beyond 2^53 written with a fraction or exponent', () => {
       { id: 3, x: 6 },
     ]);
     expect(await rows('@index = mixed x > 100 | table id')).toEqual([{ id: 2 }]);
+  });
+});
+
+describe('a gzip body with garbage after its last member', () => {
+  it('keeps every line before the garbage and says how many decoded bytes and events came before it', async () => {
+    const text = '{"ga":1}\n{"ga":2}\n';
+    const r = await ingest('gz', Buffer.concat([gzipSync(text), Buffer.from('GARBAGE')]), { 'content-encoding': 'gzip' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe(
+      `gzip stream is corrupt after ${text.length} decoded bytes: the bytes after gzip member 1 are not gzip (incorrect header check); the 2 events before the damage were ingested`,
+    );
+    expect(await rows('@index = gz | table ga')).toEqual([{ ga: 1 }, { ga: 2 }]);
   });
 });
