@@ -90,3 +90,27 @@ describe('a gzip body with garbage after its last member', () => {
     expect(await rows('@index = gz | table ga')).toEqual([{ ga: 1 }, { ga: 2 }]);
   });
 });
+
+describe('the last instant of the storage column', () => {
+  it('is not an event time: the event gets the next field or its ingest time, and a query over everything finds it', async () => {
+    const body = [
+      '{"id":1,"@timestamp":"2262-04-11T23:47:16.854775807Z"}',
+      '{"id":2,"@timestamp":"2262-04-11T23:47:16.854775807Z","time":"2026-11-20T10:00:00Z"}',
+      '{"id":3,"@timestamp":"2262-04-11T23:47:16.854775806Z"}',
+    ].join('\n');
+    expect(await ingest('edge', body)).toMatchObject({ status: 200, body: { ingested: 3, rejected: 0 } });
+    const r = await h.call('POST', '/v1/blocking_query', key, {
+      tenant_id: 'acme',
+      query: '@index = edge | table id',
+      start_time: '0001-01-01T00:00:00Z',
+      end_time: '9999-12-31T23:59:59Z',
+      scan_back_to_front: false,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.results.rows.map((row: { row_id: { t: string }; columns: Record<string, unknown> }) => [row.columns.id, row.row_id.t])).toEqual([
+      [2, String(Date.parse('2026-11-20T10:00:00Z') * 1_000_000)],
+      [1, String(clock.nowMs() * 1_000_000)],
+      [3, '9223372036854775806'],
+    ]);
+  });
+});
