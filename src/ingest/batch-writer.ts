@@ -30,6 +30,8 @@ const rowOverheadBytes = 160;
 export class BatchWriter {
   /** Rows the engine confirmed written. */
   ingested = 0;
+  /** Input line of the last row of the last batch written: every line up to it is done. */
+  writtenThroughLine = 0;
   private rows: PendingRow[] = [];
   private lineNos: number[] = [];
   private bytes = 0;
@@ -87,8 +89,12 @@ export class BatchWriter {
     }
     await this.drain();
     // the rejection is captured at once: nobody awaits this promise until the next flush
+    const lastLine = lineNos[lineNos.length - 1] ?? 0;
     this.inFlight = this.insert(rows, encoded, lineNos).then(
-      () => this.onWritten(),
+      () => {
+        this.writtenThroughLine = lastLine;
+        this.onWritten();
+      },
       (error: unknown) => {
         this.failure = error;
       },
