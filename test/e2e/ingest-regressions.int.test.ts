@@ -114,3 +114,17 @@ describe('the last instant of the storage column', () => {
     ]);
   });
 });
+
+describe('the ingest answer', () => {
+  it('names the reader, whether the body was gzip, and the bytes read after decompression', async () => {
+    const cloudtrail = JSON.stringify({ Records: [{ eventTime: '2026-11-20T10:00:00Z', eventName: 'A' }, { eventTime: '2026-11-20T10:00:01Z', eventName: 'B' }] }) + '\n';
+    const gz = gzipSync(cloudtrail);
+    expect(await ingest('ct', gz, { 'content-encoding': 'gzip' })).toEqual({
+      status: 200,
+      body: { ingested: 2, rejected: 0, errors: [], format: 'cloudtrail', gzip: true, bytes: Buffer.byteLength(cloudtrail) },
+    });
+    expect(gz.length).not.toBe(Buffer.byteLength(cloudtrail));
+    const plain = '{"a":1}\n{"a":2}\n';
+    expect((await ingest('plain', plain)).body).toEqual({ ingested: 2, rejected: 0, errors: [], format: 'ndjson', gzip: false, bytes: plain.length });
+  });
+});
