@@ -76,6 +76,11 @@ export const IngestResponse = Type.Object({
   ingested: Type.Integer(),
   rejected: Type.Integer(),
   errors: Type.Array(Type.Object({ line: Type.Integer(), error: Type.String() }), { description: 'The first 100 rejected lines' }),
+  format: Type.Union([Type.Literal('ndjson'), Type.Literal('cloudtrail'), Type.Literal('json-array'), Type.Literal('json-document'), Type.Literal('text')], {
+    description: 'The reader that was used',
+  }),
+  gzip: Type.Boolean({ description: 'Whether the body was gzip' }),
+  bytes: Type.Integer({ description: 'Input bytes read, counted after decompression (what the size limit counts)' }),
 });
 
 export const errorResponses = {

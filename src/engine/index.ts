@@ -18,3 +18,4 @@ export {
   type SchemaMigration,
   type SchemaOptions,
 } from './schema.js';
+export { isRowDataError } from './to-engine-error.js';

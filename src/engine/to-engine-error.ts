@@ -93,3 +93,30 @@ export function toEngineError(context: string, error: unknown, cancelled = false
 export function cancelledError(context: string): EngineError {
   return new EngineError(`${context}: cancelled`, { code: ErrorCodes.engineCancelled });
 }
+
+/**
+ * ClickHouse codes for input a row's data cannot be read as (a value the column type refuses,
+ * such as a number out of range, or text that does not parse). An insert failing with one of
+ * these failed because of some row in it, not because the engine is unwell, so retrying the
+ * other rows alone can succeed.
+ */
+const rowDataCodes: ReadonlySet<number> = new Set([
+  6, // CANNOT_PARSE_TEXT
+  26, // CANNOT_PARSE_QUOTED_STRING
+  27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
+  38, // CANNOT_PARSE_DATE
+  41, // CANNOT_PARSE_DATETIME
+  53, // TYPE_MISMATCH
+  69, // ARGUMENT_OUT_OF_BOUND
+  70, // CANNOT_CONVERT_TYPE
+  72, // CANNOT_PARSE_NUMBER
+  117, // INCORRECT_DATA
+  321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+  349, // CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
+]);
+
+/** True when an insert failed because the engine refused the data of some row in it. */
+export function isRowDataError(error: unknown): boolean {
+  const code = clickhouseCodeOf(error);
+  return code !== undefined && rowDataCodes.has(code);
+}

@@ -1,5 +1,5 @@
 import { EngineError, VigilError } from '../core/index.js';
-import type { EventRowInput } from '../engine/index.js';
+import { isRowDataError, type EventRowInput } from '../engine/index.js';
 import type { PendingRow } from './build-event-row.js';
 import type { IngestDependencies } from './ingest-types.js';
 
@@ -16,6 +16,9 @@ export interface BatchLimits {
   readonly batchBytes: number;
 }
 
+/** Called for a row the engine refused on its own: its input line and the engine's reason. */
+export type RowRefused = (lineNo: number, reason: string) => void;
+
 /** Per-row bytes of the encoding beyond raw and attrs (column names, ids, times). */
 const rowOverheadBytes = 160;
 
@@ -27,7 +30,10 @@ const rowOverheadBytes = 160;
 export class BatchWriter {
   /** Rows the engine confirmed written. */
   ingested = 0;
+  /** Input line of the last row of the last batch written: every line up to it is done. */
+  writtenThroughLine = 0;
   private rows: PendingRow[] = [];
+  private lineNos: number[] = [];
   private bytes = 0;
   private inFlight: Promise<void> | null = null;
   private failure: unknown = null;
@@ -37,11 +43,13 @@ export class BatchWriter {
     private readonly scope: RowScope,
     private readonly limits: BatchLimits,
     private readonly onWritten: () => void = () => {},
+    private readonly onRefused: RowRefused = () => {},
   ) {}
 
-  /** Adds one row to the open batch. */
-  add(row: PendingRow): void {
+  /** Adds one row, read from input line `lineNo`, to the open batch. */
+  add(row: PendingRow, lineNo = 0): void {
     this.rows.push(row);
+    this.lineNos.push(lineNo);
     this.bytes += row.rawJson.length + row.attrsJson.length + rowOverheadBytes;
   }
 
@@ -55,18 +63,16 @@ export class BatchWriter {
     if (this.rows.length === 0) return;
     if (this.failure !== null) await this.drain(); // do not reserve sequences after a failed insert
     const rows = this.rows;
+    const lineNos = this.lineNos;
     this.rows = [];
+    this.lineNos = [];
     this.bytes = 0;
     const first = await this.deps.reserveSequence(rows.length);
     const { engine } = this.deps;
     const { tenant, indexId, sourceType } = this.scope;
     const encoded = new Array<string>(rows.length);
-    let minTsNs = (rows[0] as PendingRow).tsNs;
-    let maxTsNs = minTsNs;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] as PendingRow;
-      if (r.tsNs < minTsNs) minTsNs = r.tsNs;
-      if (r.tsNs > maxTsNs) maxTsNs = r.tsNs;
       const row: EventRowInput = {
         tenant,
         indexId,
@@ -83,15 +89,41 @@ export class BatchWriter {
     }
     await this.drain();
     // the rejection is captured at once: nobody awaits this promise until the next flush
-    this.inFlight = engine.insertEvents({ rows: encoded, extents: [{ tenant, indexId, minTsNs, maxTsNs }] }).then(
-      (result) => {
-        this.ingested += result.rows;
+    const lastLine = lineNos[lineNos.length - 1] ?? 0;
+    this.inFlight = this.insert(rows, encoded, lineNos).then(
+      () => {
+        this.writtenThroughLine = lastLine;
         this.onWritten();
       },
       (error: unknown) => {
         this.failure = error;
       },
     );
+  }
+
+  /**
+   * Inserts rows; when the engine refuses the data of some row (not a failure of the engine
+   * itself), inserts each half apart, down to single rows, so one bad value costs its own line
+   * and never the batch. A failed insert writes nothing, so retrying its rows cannot duplicate.
+   */
+  private async insert(rows: readonly PendingRow[], encoded: readonly string[], lineNos: readonly number[]): Promise<void> {
+    const { tenant, indexId } = this.scope;
+    let minTsNs = (rows[0] as PendingRow).tsNs;
+    let maxTsNs = minTsNs;
+    for (const r of rows) {
+      if (r.tsNs < minTsNs) minTsNs = r.tsNs;
+      if (r.tsNs > maxTsNs) maxTsNs = r.tsNs;
+    }
+    try {
+      const result = await this.deps.engine.insertEvents({ rows: [...encoded], extents: [{ tenant, indexId, minTsNs, maxTsNs }] });
+      this.ingested += result.rows;
+    } catch (error) {
+      if (!isRowDataError(error)) throw error;
+      if (rows.length === 1) return this.onRefused(lineNos[0] ?? 0, `the engine refused the event: ${firstLineOf(error)}`);
+      const half = Math.ceil(rows.length / 2);
+      await this.insert(rows.slice(0, half), encoded.slice(0, half), lineNos.slice(0, half));
+      await this.insert(rows.slice(half), encoded.slice(half), lineNos.slice(half));
+    }
   }
 
   /** Waits for the insert in flight; rethrows its failure. */
@@ -117,4 +149,12 @@ export class BatchWriter {
   get pendingRows(): number {
     return this.rows.length;
   }
+}
+
+/** The engine's own reason, short: the first line of the innermost message, without the stack. */
+function firstLineOf(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause !== undefined) current = current.cause;
+  const message = current instanceof Error ? current.message : String(current);
+  return (message.split('\n')[0] ?? '').slice(0, 300);
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
-import { addStoredColumns, buildPendingRow, isReservedPath, storedColumnsOf } from './build-event-row.js';
+import { addStoredColumns, attrsJsonOf, buildPendingRow, isReservedPath, storedColumnsOf } from './build-event-row.js';
 import type { FlatValue } from './flatten-event.js';
 import { defaultTimestampFields } from './ingest-types.js';
 
@@ -137,5 +137,15 @@ describe('addStoredColumns', () => {
       ['a.b', null],
     ]);
     for (const notAnObject of [null, 'text', 3, [1, 2]]) expect(actualRow(notAnObject)).toEqual([['@svc.datetime', 'first']]);
+  });
+});
+
+describe('attrsJsonOf', () => {
+  it('writes whole numbers beyond 2^53 with an exponent, so the engine types them Float64, and all else as JSON.stringify', () => {
+    expect(attrsJsonOf({ a: 1e20, b: -1e19, c: 12345678901234567890.5, d: 5, e: 1.5, f: 's' })).toBe(
+      '{"a":1e+20,"b":-1e+19,"c":1.2345678901234567e+19,"d":5,"e":1.5,"f":"s"}',
+    );
+    expect(JSON.parse(attrsJsonOf({ c: 12345678901234567890.5 })).c).toBe(12345678901234567890.5);
+    expect(attrsJsonOf({ a: 2 ** 53 - 1, b: 'x' })).toBe(JSON.stringify({ a: 2 ** 53 - 1, b: 'x' }));
   });
 });

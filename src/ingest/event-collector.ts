@@ -84,7 +84,12 @@ export class EventCollector {
   /** Counts a rejected line; keeps the first `maxReportedErrors` for the summary. */
   reject(line: number, error: string): void {
     this.rejected++;
-    if (this.errors.length < this.maxReportedErrors) this.errors.push({ line, error });
+    // lines the engine refuses are reported after later lines were read: keep input order
+    let at = this.errors.length;
+    while (at > 0 && (this.errors[at - 1] as LineError).line > line) at--;
+    if (at >= this.maxReportedErrors) return;
+    this.errors.splice(at, 0, { line, error });
+    if (this.errors.length > this.maxReportedErrors) this.errors.pop();
   }
 
   private event(value: Record<string, unknown>, rawJson: string, lineNo: number): void {
@@ -95,7 +100,7 @@ export class EventCollector {
       if (error instanceof IngestError) return this.reject(lineNo, error.message);
       throw error;
     }
-    this.writer.add(row);
+    this.writer.add(row, lineNo);
   }
 }
 

@@ -13,10 +13,16 @@ describe('ingestStream when things go wrong', () => {
     it('stops with PayloadTooLargeError; batches written before it stay written', async () => {
       const deps = memoryDeps();
       const run = ingestStream(byteStream(lines(1000), { size: 100 }), aTarget(), deps, { maxBytes: 5000, batchRows: 100 });
-      await expect(run).rejects.toThrow(new PayloadTooLargeError('request body exceeds 5000 bytes'));
+      const error = await run.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PayloadTooLargeError);
       expect(deps.writer.rows.length % 100).toBe(0);
       expect(deps.writer.rows.length).toBeGreaterThan(0);
       expect(deps.writer.rows.length).toBeLessThan(1000);
+      // one event per line: the error says how many were written and where to resume
+      const n = deps.writer.rows.length;
+      expect((error as Error).message).toBe(
+        `request body exceeds 5000 bytes; the ${n} events before the limit were ingested (input lines 1 to ${n}; resend from line ${n + 1})`,
+      );
     });
 
     it('counts decompressed bytes, so a small gzip bomb is stopped', async () => {
@@ -31,7 +37,7 @@ describe('ingestStream when things go wrong', () => {
       const deps = memoryDeps();
       const doc = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ n: i })), null, 1);
       const run = ingestStream(byteStream(doc, { size: 100 }), aTarget(), deps, { maxBytes: 1000 });
-      await expect(run).rejects.toBeInstanceOf(PayloadTooLargeError);
+      await expect(run).rejects.toThrow(new PayloadTooLargeError('request body exceeds 1000 bytes; no events were ingested before the limit'));
       expect(deps.writer.rows).toEqual([]);
     });
   });

@@ -83,6 +83,43 @@ describe('ingestStream into chDB', () => {
     expect(values.rows).toEqual([{ a: '1', ab: '2', xy: '2' }]);
   });
 
+  it('rejects only the line whose row the engine refuses, with its line number, and writes the rest of its batch', async () => {
+    // An engine refusing a row: lines with "refuse" get attrs the JSON column cannot read
+    // (digits beyond 2^64 overflow UInt64: Code 117), as ingest once sent for 1e20.
+    const refusing: IngestDependencies = {
+      ...deps,
+      engine: {
+        insertEvents: (batch) => engine.insertEvents(batch),
+        encodeEventRow: (row) =>
+          engine.encodeEventRow(row.rawJson.includes('refuse') ? { ...row, attrsJson: '{"x":100000000000000000000}' } : row),
+      },
+    };
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ n: i + 1, ...(i === 4 || i === 9 ? { refuse: true } : {}) }));
+    const summary = await ingestStream([lines.join('\n')], aTarget({ tenantId: 'refused' }), refusing, { batchRows: 8 });
+    expect(summary).toMatchObject({ ingested: 10, rejected: 2 });
+    expect(summary.errors.map((e) => e.line)).toEqual([5, 10]);
+    expect(summary.errors[0]!.error).toMatch(/^the engine refused the event: .*Code: 117/);
+    expect((await rowsOf('refused')).map((r) => JSON.parse(r.raw).n)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 11, 12]);
+  });
+
+  it('still fails when the engine fails for another reason than a row, keeping earlier batches', async () => {
+    let inserts = 0;
+    const failing: IngestDependencies = {
+      ...deps,
+      engine: {
+        encodeEventRow: (row) => engine.encodeEventRow(row),
+        insertEvents: (batch) => (++inserts === 2 ? Promise.reject(new Error('disk full')) : engine.insertEvents(batch)),
+      },
+    };
+    const lines = Array.from({ length: 6 }, (_, i) => JSON.stringify({ n: i + 1 }));
+    await expect(ingestStream([lines.join('\n')], aTarget({ tenantId: 'enginefail' }), failing, { batchRows: 2 })).rejects.toMatchObject({
+      message: 'inserting a batch of events',
+      cause: new Error('disk full'),
+    });
+    expect(inserts).toBe(2);
+    expect(await count('enginefail')).toBe(2);
+  });
+
   it('writes a pretty-printed CloudTrail file, one row per record', async () => {
     const file = readFileSync(new URL('./testdata/cloudtrail-sample.json', import.meta.url));
     const summary = await ingestStream([file], aTarget({ tenantId: 'cloudtrail', sourceType: 'aws:cloudtrail' }), deps);

@@ -61,6 +61,7 @@ class IngestRun {
       { tenant: target.tenantId, indexId: target.indexId, sourceType: target.sourceType || defaultSourceType },
       { batchRows: options.batchRows ?? defaultBatchRows, batchBytes: options.batchBytes ?? defaultBatchBytes },
       () => this.progress(false),
+      (lineNo, reason) => this.collector.reject(lineNo, reason),
     );
     this.collector = new EventCollector(
       this.writer,
@@ -119,8 +120,19 @@ class IngestRun {
       } catch {
         // a failing progress callback must not hide why ingest stopped
       }
+      if (error instanceof PayloadTooLargeError) {
+        // batches before the limit stay written: say which, so the client resends only the rest
+        throw new PayloadTooLargeError(`${error.message}; ${this.writtenSoFar('limit')}`, { cause: error });
+      }
       throw error;
     }
+  }
+
+  /** What a failed ingest wrote, for its error: events and the input lines they cover. */
+  private writtenSoFar(stop: string): string {
+    const { ingested, writtenThroughLine: line } = this.writer;
+    if (ingested === 0) return `no events were ingested before the ${stop}`;
+    return `the ${ingested} events before the ${stop} were ingested (input lines 1 to ${line}; resend from line ${line + 1})`;
   }
 
   /** Routes one line (1-based numbering counts every line, blank ones too). */

@@ -65,6 +65,31 @@ describe('InputDecoder', () => {
     expect('{"a":1}\n'.repeat(10_000).startsWith(text)).toBe(true);
   });
 
+  it('delivers every member before garbage after the last one, counting its decoded bytes', async () => {
+    const text = '{"ga":1}\n{"ga":2}\n'.repeat(3000);
+    for (const size of [1, 7, 64, 100_000]) {
+      const decoder = new InputDecoder(chunksOf(...pieces(Buffer.concat([gzipSync(text), Buffer.from('GARBAGE')]), size)));
+      expect(await decodeAll(decoder)).toBe(text);
+      expect(decoder.corruption?.message).toBe(
+        `gzip stream is corrupt after ${text.length} decoded bytes: the bytes after gzip member 1 are not gzip (incorrect header check)`,
+      );
+    }
+  });
+
+  it('reads zero bytes after the last member as padding, as gunzip does', async () => {
+    const decoder = new InputDecoder(chunksOf(Buffer.concat([gzipSync('a\n'), gzipSync('b\n'), Buffer.alloc(512)])));
+    expect(await decodeAll(decoder)).toBe('a\nb\n');
+    expect(decoder.corruption).toBeNull();
+  });
+
+  it('checks each member against its trailer (CRC-32 and length)', async () => {
+    const damaged = Buffer.from(gzipSync('hello\n'));
+    damaged[damaged.length - 8]! ^= 1;
+    const decoder = new InputDecoder(chunksOf(damaged));
+    expect(await decodeAll(decoder)).toBe('hello\n');
+    expect(decoder.corruption?.message).toBe('gzip stream is corrupt after 6 decoded bytes: incorrect data check');
+  });
+
   it('names a damaged header', async () => {
     const damaged = Buffer.from(gzipSync('hello'));
     damaged[3] = 0xff; // reserved flag bits

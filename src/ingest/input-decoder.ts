@@ -1,16 +1,11 @@
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip } from 'node:zlib';
 import { IngestError, PayloadTooLargeError } from '../core/index.js';
+import { inflateGzip } from './inflate-gzip.js';
 
 export type InputChunk = Buffer | Uint8Array | string;
 
 /** What ingest reads: a stream of chunks (an HTTP body, a file stream), or a plain array of them. */
 export type InputSource = AsyncIterable<InputChunk> | Iterable<InputChunk>;
-
-/** Compressed bytes inflated per step; at gzip's worst ratio (~1:1000) a step yields ~16 MB. */
-const inflateInputBytes = 16 * 1024;
-/** Size of the inflated chunks handed on; large chunks keep per-chunk overhead low. */
-const inflateChunkBytes = 256 * 1024;
 
 /**
  * Turns the caller's chunks into decoded text: sniffs gzip by its magic bytes (1f 8b) and
@@ -107,60 +102,23 @@ export class InputDecoder {
   }
 
   /**
-   * Inflates a gzip stream (several members are read one after another, as gunzip does). Input
-   * is fed in small pieces, one piece ahead of the consumer: the next piece inflates on the
-   * thread pool while the text of the previous one is parsed, memory stays bounded, and the
-   * output of every piece before a damaged one is delivered (a piped stream would drop what it
-   * had buffered when it fails).
+   * Inflates a gzip stream (several members are read one after another, as gunzip does) in
+   * small steps, so memory stays bounded; everything inflated before damage is delivered.
    */
   private async *inflated(compressed: AsyncIterable<InputChunk>): AsyncGenerator<Buffer> {
-    const gunzip = createGunzip({ chunkSize: inflateChunkBytes });
-    const output: Buffer[] = [];
-    let failure: Error | null = null;
-    gunzip.on('data', (bytes: Buffer) => output.push(bytes));
-    gunzip.on('error', (error: Error) => {
-      failure ??= error;
-    });
-    // a write that fails never calls back: the stream closes instead
-    const closed = new Promise<void>((resolve) => gunzip.once('close', resolve));
-    const write = (piece: Uint8Array): Promise<void> =>
-      Promise.race([
-        closed,
-        new Promise<void>((resolve) =>
-          gunzip.write(piece, (error) => {
-            if (error) failure ??= error;
-            resolve();
-          }),
-        ),
-      ]);
-    let inflating: Promise<void> | null = null;
     try {
-      for await (const chunk of compressed) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        for (let at = 0; at < bytes.length && failure === null; at += inflateInputBytes) {
-          if (inflating !== null) await inflating;
-          if (failure !== null) break;
-          inflating = write(bytes.subarray(at, at + inflateInputBytes));
-          while (output.length > 0) yield output.shift() as Buffer;
-        }
-        if (failure !== null) break;
-      }
-      if (inflating !== null) await inflating;
-      // 'close' follows both the end of the output and an error (a stream cut short fails here)
-      if (failure === null) {
-        gunzip.end();
-        await closed;
-      }
-      while (output.length > 0) yield output.shift() as Buffer;
-    } finally {
-      gunzip.destroy();
+      yield* inflateGzip(bytesOf(compressed));
+    } catch (failure) {
+      if (!isZlibError(failure)) throw failure;
+      this.corruption = new IngestError(`gzip stream is corrupt after ${this.decodedBytes} decoded bytes: ${(failure as Error).message}`, {
+        cause: failure,
+      });
     }
-    if (failure === null) return;
-    if (!isZlibError(failure)) throw failure;
-    this.corruption = new IngestError(`gzip stream is corrupt after ${this.decodedBytes} decoded bytes: ${(failure as Error).message}`, {
-      cause: failure,
-    });
   }
+}
+
+async function* bytesOf(chunks: AsyncIterable<InputChunk>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
 function asyncIteratorOf(source: InputSource): AsyncIterator<InputChunk> {

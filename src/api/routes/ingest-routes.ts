@@ -50,7 +50,8 @@ export function registerIngestRoutes(app: FastifyInstance, ingest: IngestService
         metrics.ingestEvents.inc({ result: 'ingested' }, summary.ingested);
         metrics.ingestEvents.inc({ result: 'rejected' }, summary.rejected);
         metrics.ingestBytes.inc(summary.bytes);
-        return { ingested: summary.ingested, rejected: summary.rejected, errors: summary.errors };
+        const { ingested, rejected, errors, format, gzip, bytes } = summary;
+        return { ingested, rejected, errors, format, gzip, bytes };
       },
     );
   });
