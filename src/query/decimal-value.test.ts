@@ -21,6 +21,10 @@ const spelled = (n: bigint, zeros: number, form: number): string => {
 };
 
 describe('decimalValue and compareDecimals', () => {
+  it('compare equal negative values as 0, not -0', () => {
+    expect(Object.is(cmp('-19', '-19.0'), 0)).toBe(true);
+  });
+
   it('order integers of any size exactly, however they are spelled', () => {
     const big = fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n });
     fc.assert(
