@@ -1,5 +1,5 @@
 import { loadConfig } from './config/index.js';
-import { runCli, type CliContext } from './cli/index.js';
+import { discardOutputOnceClosed, runCli, type CliContext } from './cli/index.js';
 import { DataDirBusyError, readServerInfo } from './data-dir-lock.js';
 import { openRuntime, openScratchEngine, createLogger } from './runtime.js';
 import { startServer } from './server.js';
@@ -37,4 +37,6 @@ const context: CliContext = {
   openScratchEngine,
 };
 
+discardOutputOnceClosed(process.stdout);
+discardOutputOnceClosed(process.stderr);
 process.exitCode = await runCli(process.argv.slice(2), context, vigilVersion);
