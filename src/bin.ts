@@ -12,9 +12,13 @@ const context: CliContext = {
   stdin: process.stdin,
   interactive: Boolean(process.stderr.isTTY),
   loadConfig: (overrides) => loadConfig(overrides),
-  async openServices(config, withEngine) {
+  async openServices(config, withEngine, options) {
     // CLI commands log only warnings: their output is for people.
-    const runtime = await openRuntime(config, { withEngine, logger: createLogger({ ...config, logLevel: 'warn' }) });
+    const runtime = await openRuntime(config, {
+      withEngine,
+      createDataDir: options?.createDataDir === true,
+      logger: createLogger({ ...config, logLevel: 'warn' }),
+    });
     return { services: runtime.services, close: () => runtime.close() };
   },
   async serve(config) {
