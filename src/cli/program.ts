@@ -35,9 +35,9 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .command('serve')
     .description('run the HTTP API, detections and maintenance (what npm start runs)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1, or VIGIL_HOST)')
-    .option('--port <port>', 'port to listen on (default 8080, or VIGIL_PORT)', (v) => Number(v))
+    .option('--port <port>', 'port to listen on (default 8080, or VIGIL_PORT)')
     .action(
-      action(async (options: { host?: string; port?: number }, command: Command) => {
+      action(async (options: { host?: string; port?: string }, command: Command) => {
         const config = ctx.loadConfig({ ...overridesOf(globals(command)), ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}) });
         await ctx.serve(config);
         return 0;

@@ -36,4 +36,25 @@ describe('loadConfig', () => {
     expect(config.cliApiKey).toBeNull();
     expect(config.detections.chatApiUrl).toBeNull();
   });
+
+  it('takes a port from the flag only as digits, by the rule VIGIL_PORT follows', () => {
+    expect(loadConfig({ port: '8081' }, { VIGIL_PORT: '8082' }, cwd).port).toBe(8081);
+    expect(loadConfig({ port: '0' }, {}, cwd).port).toBe(0);
+    for (const typed of ['abc', '0x10', '1e3', '', '-1', ' 80', '80.0']) {
+      expect(() => loadConfig({ port: typed }, {}, cwd)).toThrow(`--port: --port must be a whole number, got ${JSON.stringify(typed)}`);
+    }
+    expect(() => loadConfig({}, { VIGIL_PORT: '0x10' }, cwd)).toThrow('VIGIL_PORT: VIGIL_PORT must be a whole number, got "0x10"');
+  });
+
+  it('names the flag, variable or config key that set an out-of-range port', () => {
+    expect(() => loadConfig({ port: '65536' }, {}, cwd)).toThrow('--port: --port must be a port from 0 to 65535, got 65536');
+    expect(() => loadConfig({}, { VIGIL_PORT: '99999' }, cwd)).toThrow('VIGIL_PORT: VIGIL_PORT must be a port from 0 to 65535, got 99999');
+    writeFileSync(join(cwd, 'vigil.config.json'), JSON.stringify({ port: 70000 }));
+    try {
+      expect(() => loadConfig({}, {}, cwd)).toThrow('port: port must be a port from 0 to 65535, got 70000');
+      expect(loadConfig({}, { VIGIL_PORT: '8083' }, cwd).port).toBe(8083);
+    } finally {
+      rmSync(join(cwd, 'vigil.config.json'));
+    }
+  });
 });
