@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './load-config.js';
+import { configFileKeys, loadConfig } from './load-config.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'vigil-config-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -56,5 +56,26 @@ describe('loadConfig', () => {
     } finally {
       rmSync(join(cwd, 'vigil.config.json'));
     }
+  });
+
+  it('reports every unknown config file key, suggesting the nearest known one', () => {
+    const file = join(cwd, 'vigil.config.json');
+    writeFileSync(file, JSON.stringify({ prot: 1, data_dir: 'd', zzz_totally_unknown: true, log_levle: 'warn' }));
+    try {
+      expect(() => loadConfig({}, {}, cwd)).toThrow(
+        `invalid configuration: prot: unknown key "prot" in config file ${file}; did you mean port?; ` +
+          `zzz_totally_unknown: unknown key "zzz_totally_unknown" in config file ${file}; ` +
+          `log_levle: unknown key "log_levle" in config file ${file}; did you mean log_level?`,
+      );
+    } finally {
+      rmSync(file);
+    }
+  });
+
+  it('knows every key the README documents', () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const documented = [...readme.matchAll(/^\|[^|]*\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.length).toBeGreaterThan(10);
+    for (const key of documented) expect(configFileKeys).toContain(key);
   });
 });

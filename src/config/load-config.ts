@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, errorDiagnostic, secretsKeyBytes, type Diagnostic } from '../core/index.js';
+import { closestName, ConfigError, errorDiagnostic, secretsKeyBytes, type Diagnostic } from '../core/index.js';
 import { isSecretsKeyText } from './secrets-key.js';
 import type { SecretsKeySource, VigilConfig } from './vigil-config.js';
 
@@ -17,6 +17,18 @@ export interface ConfigOverrides {
 type Env = Readonly<Record<string, string | undefined>>;
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every key a config file may hold: any other is a mistake to report, not to ignore. */
+export const configFileKeys: readonly string[] = [
+  'data_dir', 'host', 'port', 'log_level', 'clickhouse_url', 'engine_pool_size',
+  'max_ingest_bytes', 'max_json_body_bytes', 'ingest_batch_rows', 'ingest_batch_bytes',
+  'query_max_execution_time_s', 'query_max_memory_bytes', 'blocking_query_timeout_s', 'query_result_ttl_s',
+  'max_concurrent_queries', 'max_concurrent_queries_per_tenant', 'allow_private_destinations',
+  'secrets_key', 'secrets_key_file', 'maintenance_interval_s',
+  'detection_settle_delay_s', 'detection_catch_up_horizon_s', 'detection_max_concurrent_runs', 'detection_window_batch_size',
+  'detection_rule_timeout_s', 'detection_max_rows', 'delivery_concurrency', 'delivery_per_sink_concurrency',
+  'delivery_timeout_s', 'delivery_give_up_s', 'chat_api_url', 'pager_api_url',
+];
 
 /**
  * Builds the configuration: defaults, then the config file (`--config`, `VIGIL_CONFIG`, or
@@ -151,6 +163,11 @@ function readConfigFile(path: string | undefined, cwd: string, problems: Diagnos
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       problems.push(errorDiagnostic('config_file_shape', `config file ${file} must hold a JSON object`, { field: 'config' }));
       return {};
+    }
+    for (const key of Object.keys(parsed)) {
+      if (configFileKeys.includes(key)) continue;
+      const near = closestName(key, configFileKeys);
+      problems.push(errorDiagnostic('config_unknown_key', `unknown key ${JSON.stringify(key)} in config file ${file}${near ? `; did you mean ${near}?` : ''}`, { field: key }));
     }
     return parsed as Record<string, unknown>;
   } catch (cause) {
