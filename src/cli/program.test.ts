@@ -60,4 +60,15 @@ describe('vigil exit statuses', () => {
     }
     expect(served).toBe(false);
   });
+
+  it('reports an unknown option before a missing required one', async () => {
+    for (const argv of [['ingest', '--bogus', 'x'], ['index', 'list', '--bogus'], ['rules', 'get', 'r1', '--bogus']]) {
+      const { ctx, err } = context();
+      expect(await runCli(argv, ctx, '0')).toBe(2);
+      expect(err()).toBe("error: unknown option '--bogus'\n");
+    }
+    const { ctx, err } = context();
+    expect(await runCli(['index', 'list'], ctx, '0')).toBe(2);
+    expect(err()).toBe("error: required option '--tenant <tenant>' not specified\n");
+  });
 });

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VigilError, messageOf } from '../core/index.js';
 import type { CliContext } from './cli-context.js';
 import { overridesOf } from './cli-context.js';
-import { addTenantIdCommands, collect, globalsOf as globals, type ActionWrapper } from './command-options.js';
+import { addTenantIdCommands, collect, globalsOf as globals, reportUnknownOptionsFirst, type ActionWrapper } from './command-options.js';
 import { runAlertsList, runAlertsResend, runAlertsShow } from './commands/alerts-command.js';
 import { runDemoCommand } from './commands/demo-command.js';
 import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './commands/index-command.js';
@@ -195,6 +195,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
     .action(action(async (options, command: Command) => runDemoCommand(ctx, { ...globals(command), ...options })));
 
+  reportUnknownOptionsFirst(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;
