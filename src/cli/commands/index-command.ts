@@ -28,6 +28,7 @@ function indexJson(index: IndexRecord): Record<string, unknown> {
     timestamp_fields: index.timestampFields,
     source_type: index.sourceType,
     created_at: formatApiTimestamp(index.createdAt),
+    updated_at: formatApiTimestamp(index.updatedAt),
   };
 }
 

@@ -1,5 +1,5 @@
 import { cliActor, type KeyService } from '../../admin/index.js';
-import { formatApiTimestamp } from '../../core/index.js';
+import { formatApiTimestamp, ValidationError } from '../../core/index.js';
 import type { ApiKeyRecord } from '../../store/index.js';
 import type { CliContext, GlobalOptions, OpenOptions } from '../cli-context.js';
 import { withStoreServices } from '../with-services.js';
@@ -27,6 +27,10 @@ async function withKeys<T>(ctx: CliContext, options: GlobalOptions, work: (keys:
 
 /** `vigil keys create --tenant T…`: prints the secret once. */
 export async function runKeysCreate(ctx: CliContext, options: KeysOptions & { tenant?: string[]; name?: string; admin?: boolean }): Promise<number> {
+  // An admin key holds every tenant: a --tenant beside it would be silently dropped.
+  if (options.admin && options.tenant && options.tenant.length > 0) {
+    throw new ValidationError('--admin makes a key for every tenant; give either --admin or --tenant, not both', { field: 'tenant' });
+  }
   const created = await withKeys(ctx, options, (keys) =>
     keys.create({ tenants: options.tenant ?? [], ...(options.name ? { name: options.name } : {}), ...(options.admin ? { admin: true } : {}) }, cliActor),
     { createDataDir: true },
