@@ -1,5 +1,5 @@
 import { loadConfig } from './config/index.js';
-import { runCli, type CliContext } from './cli/index.js';
+import { discardOutputOnceClosed, runCli, type CliContext } from './cli/index.js';
 import { DataDirBusyError, readServerInfo } from './data-dir-lock.js';
 import { openRuntime, openScratchEngine, createLogger } from './runtime.js';
 import { startServer } from './server.js';
@@ -12,9 +12,13 @@ const context: CliContext = {
   stdin: process.stdin,
   interactive: Boolean(process.stderr.isTTY),
   loadConfig: (overrides) => loadConfig(overrides),
-  async openServices(config, withEngine) {
+  async openServices(config, withEngine, options) {
     // CLI commands log only warnings: their output is for people.
-    const runtime = await openRuntime(config, { withEngine, logger: createLogger({ ...config, logLevel: 'warn' }) });
+    const runtime = await openRuntime(config, {
+      withEngine,
+      createDataDir: options?.createDataDir === true,
+      logger: createLogger({ ...config, logLevel: 'warn' }),
+    });
     return { services: runtime.services, close: () => runtime.close() };
   },
   async serve(config) {
@@ -37,4 +41,6 @@ const context: CliContext = {
   openScratchEngine,
 };
 
+discardOutputOnceClosed(process.stdout);
+discardOutputOnceClosed(process.stderr);
 process.exitCode = await runCli(process.argv.slice(2), context, vigilVersion);

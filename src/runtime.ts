@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
@@ -13,6 +13,7 @@ import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
 import type { Store } from './store/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import { DataDirLock } from './data-dir-lock.js';
+import { prepareDataDir } from './data-dir.js';
 
 /** Everything one process opened: the store, maybe the engine, and the services over them. */
 export interface Runtime {
@@ -45,11 +46,12 @@ export function createLogger(config: VigilConfig, destination: NodeJS.WritableSt
  */
 export async function openRuntime(
   config: VigilConfig,
-  options: { withEngine: boolean; logger?: PinoLogger; clock?: Clock; detectionMetrics?: DetectionMetrics },
+  // createDataDir: false for CLI commands that only read (a missing data dir is then an error).
+  options: { withEngine: boolean; createDataDir?: boolean; logger?: PinoLogger; clock?: Clock; detectionMetrics?: DetectionMetrics },
 ): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  prepareDataDir(config.dataDir, { create: options.createDataDir ?? true });
   const store = await createSqliteStore(config.store.path, { clock });
   let lock: DataDirLock | null = null;
   let engine: Engine | null = null;

@@ -10,8 +10,11 @@ export interface CliContext {
   /** True when stderr is a terminal: progress bars are drawn only then. */
   readonly interactive: boolean;
   loadConfig(overrides: ConfigOverrides): VigilConfig;
-  /** Opens store (and engine) services; rejects with a DataDirBusy error when a server holds the engine. */
-  openServices(config: VigilConfig, withEngine: boolean): Promise<OpenedServices>;
+  /**
+   * Opens store (and engine) services; rejects with a DataDirBusy error when a server holds the
+   * engine, and when the data dir is missing unless `createDataDir` (commands that create data).
+   */
+  openServices(config: VigilConfig, withEngine: boolean, options?: OpenOptions): Promise<OpenedServices>;
   /** Runs `vigil serve` until the process is asked to stop. */
   serve(config: VigilConfig): Promise<void>;
   /** The running server of a data dir, if one announced itself. */
@@ -30,6 +33,11 @@ export interface CliContext {
 export interface ScratchEngine {
   readonly engine: Engine;
   close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Create a missing data dir (ingest, index create, keys create); other commands need one. */
+  readonly createDataDir?: boolean;
 }
 
 export interface OpenedServices {

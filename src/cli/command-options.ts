@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import type { CliContext, GlobalOptions } from './cli-context.js';
 
 /** Wraps a command's run so that its exit status becomes the program's. */
@@ -24,4 +24,27 @@ export function addTenantIdCommands(parent: Command, ctx: CliContext, action: Ac
       .option('--json', 'print JSON')
       .action(action(async (id: string, options: object, c: Command) => run(ctx, id, { ...globalsOf(c), ...options } as never)));
   }
+}
+
+/**
+ * Makes a mistyped flag the first thing reported: commander checks required options before
+ * unknown ones, so `vigil ingest --bogus x` would complain about --tenant. Required options are
+ * checked instead just before the action runs, which is after commander has refused unknown ones.
+ */
+export function reportUnknownOptionsFirst(program: Command): void {
+  const required = new Map<Command, Option[]>();
+  const visit = (command: Command): void => {
+    const mandatory = command.options.filter((option) => option.mandatory);
+    for (const option of mandatory) option.makeOptionMandatory(false);
+    if (mandatory.length > 0) required.set(command, mandatory);
+    command.commands.forEach(visit);
+  };
+  visit(program);
+  program.hook('preAction', (_, actionCommand) => {
+    for (const option of required.get(actionCommand) ?? []) {
+      if (actionCommand.getOptionValue(option.attributeName()) === undefined) {
+        actionCommand.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      }
+    }
+  });
 }

@@ -16,10 +16,10 @@ export function printJson(out: NodeJS.WritableStream, value: unknown): void {
   out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** 1536 → `1.5 KiB`. */
+/** 1536 → `1.5 KiB`; under 1 KiB a whole number of bytes (rates are fractional: 313.25 → `313 B`). */
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
+  let value = Math.abs(bytes) < 1024 ? Math.round(bytes) : bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
     value /= 1024;

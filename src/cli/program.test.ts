@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
 import { ValidationError } from '../core/index.js';
+import { loadConfig } from '../config/index.js';
 import type { CliContext } from './cli-context.js';
 import { runCli } from './program.js';
 
@@ -46,5 +48,27 @@ describe('vigil exit statuses', () => {
     const broken = context();
     expect(await runCli(['keys', 'list'], broken.ctx, '0')).toBe(1);
     expect(broken.err()).toContain('no services in this test');
+  });
+
+  it('refuses serve --port that is not a whole number before starting anything', async () => {
+    let served = false;
+    const { ctx, err } = context();
+    const real = { ...ctx, loadConfig: (overrides: Parameters<CliContext['loadConfig']>[0]) => loadConfig(overrides, {}, tmpdir()), serve: async () => void (served = true) };
+    for (const port of ['abc', '0x10', '1e3', '']) {
+      expect(await runCli(['serve', '--port', port], real, '0')).toBe(1);
+      expect(err()).toBe(`vigil: invalid configuration: --port: --port must be a whole number, got ${JSON.stringify(port)}\n`);
+    }
+    expect(served).toBe(false);
+  });
+
+  it('reports an unknown option before a missing required one', async () => {
+    for (const argv of [['ingest', '--bogus', 'x'], ['index', 'list', '--bogus'], ['rules', 'get', 'r1', '--bogus']]) {
+      const { ctx, err } = context();
+      expect(await runCli(argv, ctx, '0')).toBe(2);
+      expect(err()).toBe("error: unknown option '--bogus'\n");
+    }
+    const { ctx, err } = context();
+    expect(await runCli(['index', 'list'], ctx, '0')).toBe(2);
+    expect(err()).toBe("error: required option '--tenant <tenant>' not specified\n");
   });
 });

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VigilError, messageOf } from '../core/index.js';
 import type { CliContext } from './cli-context.js';
 import { overridesOf } from './cli-context.js';
-import { addTenantIdCommands, collect, globalsOf as globals, type ActionWrapper } from './command-options.js';
+import { addTenantIdCommands, collect, globalsOf as globals, reportUnknownOptionsFirst, type ActionWrapper } from './command-options.js';
 import { runAlertsList, runAlertsResend, runAlertsShow } from './commands/alerts-command.js';
 import { runDemoCommand } from './commands/demo-command.js';
 import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './commands/index-command.js';
@@ -35,9 +35,9 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .command('serve')
     .description('run the HTTP API, detections and maintenance (what npm start runs)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1, or VIGIL_HOST)')
-    .option('--port <port>', 'port to listen on (default 8080, or VIGIL_PORT)', (v) => Number(v))
+    .option('--port <port>', 'port to listen on (default 8080, or VIGIL_PORT)')
     .action(
-      action(async (options: { host?: string; port?: number }, command: Command) => {
+      action(async (options: { host?: string; port?: string }, command: Command) => {
         const config = ctx.loadConfig({ ...overridesOf(globals(command)), ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}) });
         await ctx.serve(config);
         return 0;
@@ -195,6 +195,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
     .action(action(async (options, command: Command) => runDemoCommand(ctx, { ...globals(command), ...options })));
 
+  reportUnknownOptionsFirst(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;

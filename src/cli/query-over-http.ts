@@ -48,10 +48,10 @@ export async function queryOverHttp(url: string, apiKey: string, request: HttpQu
   if (body.diagnostics && body.diagnostics.length > 0) return { diagnostics: body.diagnostics.map((d) => toDiagnostic(request.text, d)) };
   if (!response.ok || !body.results) throw new Error(`server at ${url} answered ${response.status}: ${body.error ?? response.statusText}`);
   const { results } = body;
-  const events = results.column_ordering[0] === '@svc.datetime';
+  // Every row keeps the row_id the server wrote, so --json prints what the API answered.
   return {
     columns: results.column_ordering,
-    rows: results.rows.map((row) => ({ rowId: events ? { t: row.row_id.t, s: String(row.row_id.s) } : null, columns: row.columns })),
+    rows: results.rows.map((row) => ({ rowId: { t: row.row_id.t, s: String(row.row_id.s) }, columns: row.columns })),
   };
 }
 

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './load-config.js';
+import { configFileKeys, loadConfig } from './load-config.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'vigil-config-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -35,5 +35,47 @@ describe('loadConfig', () => {
     expect(config.engine.kind).toBe('chdb');
     expect(config.cliApiKey).toBeNull();
     expect(config.detections.chatApiUrl).toBeNull();
+  });
+
+  it('takes a port from the flag only as digits, by the rule VIGIL_PORT follows', () => {
+    expect(loadConfig({ port: '8081' }, { VIGIL_PORT: '8082' }, cwd).port).toBe(8081);
+    expect(loadConfig({ port: '0' }, {}, cwd).port).toBe(0);
+    for (const typed of ['abc', '0x10', '1e3', '', '-1', ' 80', '80.0']) {
+      expect(() => loadConfig({ port: typed }, {}, cwd)).toThrow(`--port: --port must be a whole number, got ${JSON.stringify(typed)}`);
+    }
+    expect(() => loadConfig({}, { VIGIL_PORT: '0x10' }, cwd)).toThrow('VIGIL_PORT: VIGIL_PORT must be a whole number, got "0x10"');
+  });
+
+  it('names the flag, variable or config key that set an out-of-range port', () => {
+    expect(() => loadConfig({ port: '65536' }, {}, cwd)).toThrow('--port: --port must be a port from 0 to 65535, got 65536');
+    expect(() => loadConfig({}, { VIGIL_PORT: '99999' }, cwd)).toThrow('VIGIL_PORT: VIGIL_PORT must be a port from 0 to 65535, got 99999');
+    writeFileSync(join(cwd, 'vigil.config.json'), JSON.stringify({ port: 70000 }));
+    try {
+      expect(() => loadConfig({}, {}, cwd)).toThrow('port: port must be a port from 0 to 65535, got 70000');
+      expect(loadConfig({}, { VIGIL_PORT: '8083' }, cwd).port).toBe(8083);
+    } finally {
+      rmSync(join(cwd, 'vigil.config.json'));
+    }
+  });
+
+  it('reports every unknown config file key, suggesting the nearest known one', () => {
+    const file = join(cwd, 'vigil.config.json');
+    writeFileSync(file, JSON.stringify({ prot: 1, data_dir: 'd', zzz_totally_unknown: true, log_levle: 'warn' }));
+    try {
+      expect(() => loadConfig({}, {}, cwd)).toThrow(
+        `invalid configuration: prot: unknown key "prot" in config file ${file}; did you mean port?; ` +
+          `zzz_totally_unknown: unknown key "zzz_totally_unknown" in config file ${file}; ` +
+          `log_levle: unknown key "log_levle" in config file ${file}; did you mean log_level?`,
+      );
+    } finally {
+      rmSync(file);
+    }
+  });
+
+  it('knows every key the README documents', () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const documented = [...readme.matchAll(/^\|[^|]*\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.length).toBeGreaterThan(10);
+    for (const key of documented) expect(configFileKeys).toContain(key);
   });
 });

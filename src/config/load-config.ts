@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, errorDiagnostic, secretsKeyBytes, type Diagnostic } from '../core/index.js';
+import { closestName, ConfigError, errorDiagnostic, secretsKeyBytes, type Diagnostic } from '../core/index.js';
 import { isSecretsKeyText } from './secrets-key.js';
 import type { SecretsKeySource, VigilConfig } from './vigil-config.js';
 
@@ -8,7 +8,8 @@ import type { SecretsKeySource, VigilConfig } from './vigil-config.js';
 export interface ConfigOverrides {
   dataDir?: string;
   host?: string;
-  port?: number;
+  /** `serve --port` as typed: checked here, by the rule VIGIL_PORT follows. */
+  port?: string;
   configFile?: string;
   logLevel?: VigilConfig['logLevel'];
 }
@@ -16,6 +17,18 @@ export interface ConfigOverrides {
 type Env = Readonly<Record<string, string | undefined>>;
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every key a config file may hold: any other is a mistake to report, not to ignore. */
+export const configFileKeys: readonly string[] = [
+  'data_dir', 'host', 'port', 'log_level', 'clickhouse_url', 'engine_pool_size',
+  'max_ingest_bytes', 'max_json_body_bytes', 'ingest_batch_rows', 'ingest_batch_bytes',
+  'query_max_execution_time_s', 'query_max_memory_bytes', 'blocking_query_timeout_s', 'query_result_ttl_s',
+  'max_concurrent_queries', 'max_concurrent_queries_per_tenant', 'allow_private_destinations',
+  'secrets_key', 'secrets_key_file', 'maintenance_interval_s',
+  'detection_settle_delay_s', 'detection_catch_up_horizon_s', 'detection_max_concurrent_runs', 'detection_window_batch_size',
+  'detection_rule_timeout_s', 'detection_max_rows', 'delivery_concurrency', 'delivery_per_sink_concurrency',
+  'delivery_timeout_s', 'delivery_give_up_s', 'chat_api_url', 'pager_api_url',
+];
 
 /**
  * Builds the configuration: defaults, then the config file (`--config`, `VIGIL_CONFIG`, or
@@ -30,8 +43,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
 
   const dataDir = resolve(cwd, pick(overrides.dataDir, strFromEnv(env, 'VIGIL_DATA_DIR'), str(file, 'data_dir', problems), './data'));
   const host = pick(overrides.host, strFromEnv(env, 'VIGIL_HOST'), str(file, 'host', problems), '127.0.0.1');
-  const port = pick(overrides.port, intFromEnv(env, 'VIGIL_PORT', problems), int(file, 'port', problems), 8080);
-  if (port < 0 || port > 65535) problems.push(errorDiagnostic('invalid_port', `port must be 0-65535, got ${port}`, { field: 'port' }));
+  const port = portSetting(overrides.port, env, file, problems);
   const logLevel = pick(overrides.logLevel, strFromEnv(env, 'VIGIL_LOG_LEVEL') as VigilConfig['logLevel'] | undefined, str(file, 'log_level', problems) as VigilConfig['logLevel'] | undefined, 'info');
   if (!logLevels.includes(logLevel)) problems.push(errorDiagnostic('invalid_log_level', `log level must be one of ${logLevels.join(', ')}`, { field: 'log_level' }));
 
@@ -112,6 +124,21 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
   return config;
 }
 
+// The listen port from the flag, VIGIL_PORT or the file key, in that order; a problem names the
+// one that set it, so the user knows what to fix.
+function portSetting(flag: string | undefined, env: Env, file: Record<string, unknown>, problems: Diagnostic[]): number {
+  const before = problems.length;
+  const [source, value] =
+    flag !== undefined
+      ? ['--port', wholeNumber('--port', flag, problems)]
+      : strFromEnv(env, 'VIGIL_PORT') !== undefined
+        ? ['VIGIL_PORT', intFromEnv(env, 'VIGIL_PORT', problems)]
+        : ['port', int(file, 'port', problems)];
+  if (problems.length > before) return 8080; // already reported: not a whole number
+  if (value !== undefined && (value < 0 || value > 65535)) problems.push(errorDiagnostic('invalid_port', `${source} must be a port from 0 to 65535, got ${value}`, { field: source }));
+  return value ?? 8080;
+}
+
 function secretsKeySource(env: Env, file: Record<string, unknown>, dataDir: string, cwd: string, problems: Diagnostic[]): SecretsKeySource {
   const inline = strFromEnv(env, 'VIGIL_SECRETS_KEY') ?? str(file, 'secrets_key', problems);
   if (inline !== undefined && inline !== '') {
@@ -136,6 +163,11 @@ function readConfigFile(path: string | undefined, cwd: string, problems: Diagnos
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       problems.push(errorDiagnostic('config_file_shape', `config file ${file} must hold a JSON object`, { field: 'config' }));
       return {};
+    }
+    for (const key of Object.keys(parsed)) {
+      if (configFileKeys.includes(key)) continue;
+      const near = closestName(key, configFileKeys);
+      problems.push(errorDiagnostic('config_unknown_key', `unknown key ${JSON.stringify(key)} in config file ${file}${near ? `; did you mean ${near}?` : ''}`, { field: key }));
     }
     return parsed as Record<string, unknown>;
   } catch (cause) {
@@ -175,6 +207,11 @@ function strFromEnv(env: Env, name: string): string | undefined {
 function intFromEnv(env: Env, name: string, problems: Diagnostic[]): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
+  return wholeNumber(name, raw, problems);
+}
+
+// Digits only: no sign, no 0x, no exponent, no blank (Number() would take all of those).
+function wholeNumber(name: string, raw: string, problems: Diagnostic[]): number | undefined {
   if (!/^\d+$/.test(raw)) {
     problems.push(errorDiagnostic('env_type', `${name} must be a whole number, got ${JSON.stringify(raw)}`, { field: name }));
     return undefined;

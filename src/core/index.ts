@@ -15,3 +15,4 @@ export * from './sql-literal.js';
 export * from './search-words.js';
 export * from './secret-box.js';
 export * from './control-characters.js';
+export * from './closest-name.js';

@@ -11,7 +11,6 @@ export { formatDiagnostic } from './format-diagnostic.js';
 export { renderTree } from './render-tree.js';
 export { stripSpans, type WithoutSpans } from './strip-spans.js';
 export { indexTargetsOf } from './index-filters.js';
-export { closestName } from './closest-name.js';
 export type { QueryDiagnostic } from './syntax-diagnostic.js';
 
 // Meaning: column names and result columns shared by every pass.

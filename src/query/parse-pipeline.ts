@@ -1,5 +1,5 @@
 import type { ColumnName, Command, EvalAssignment, NumberValue, Rename } from './ast.js';
-import { closestName } from './closest-name.js';
+import { closestName } from '../core/index.js';
 import { isAggregationFunction, parseAggregationCall, parseStats } from './parse-aggregation.js';
 import { atListEnd, parseColumnList, parseColumnName } from './parse-column-name.js';
 import { parseFilter } from './parse-filter.js';

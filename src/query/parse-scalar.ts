@@ -1,5 +1,5 @@
 import { scalarFunctions, type Scalar, type ScalarBinaryOperator } from './ast.js';
-import { closestName } from './closest-name.js';
+import { closestName } from '../core/index.js';
 import { isScalarLiteralText } from './lexical-rules.js';
 import { columnFromToken } from './parse-column-name.js';
 import { maxNestingDepth, type ParserState } from './parser-state.js';

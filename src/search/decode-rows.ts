@@ -34,6 +34,20 @@ export interface DecodedRow {
   readonly columns: ResultRow;
 }
 
+/** The `row_id` the API writes: `t` a string (nanoseconds exceed 2^53), `s` an integer. */
+export interface WireRowId {
+  readonly t: string;
+  readonly s: number;
+}
+
+/**
+ * A row's `row_id` on the wire: events have {t: ns time, s: sequence}; aggregated rows have no
+ * event behind them, so {t: '0', s: their position in the table}.
+ */
+export function wireRowId(row: Pick<DecodedRow, 'rowId'>, index: number): WireRowId {
+  return row.rowId ? { t: row.rowId.t, s: Number(row.rowId.s) } : { t: '0', s: index };
+}
+
 /** Decodes every engine row of a compiled statement. */
 export function decodeRows(
   output: CompiledOutput,

@@ -7,7 +7,7 @@
 export { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 export { FieldCatalogCache } from './field-catalog-cache.js';
-export { decodeRows, type DecodedRow, type ResultRow, type RowId } from './decode-rows.js';
+export { decodeRows, wireRowId, type DecodedRow, type ResultRow, type RowId, type WireRowId } from './decode-rows.js';
 export { readCompiled, readEvents } from './read-events.js';
 export type { QuerySnapshot, QueryStatus } from './query-run.js';
 export type { ShortRangeQuery } from './short-range-query.js';

@@ -54,4 +54,24 @@ describe('vigil query --json', () => {
       expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(expected);
     }
   });
+
+  it.each([
+    ['a projection of events', '* | table(n)'],
+    ['an aggregation', '* | stats count() as c by n'],
+  ])('prints %s in the API shape, in process and through the server alike', async (_, query) => {
+    const api = await h.call('POST', '/v1/blocking_query', acme, { query, ...range });
+    expect(api.status).toBe(200);
+    const expected = api.body.results.rows;
+    expect(expected).toHaveLength(3);
+    for (const row of expected) expect(row).toEqual({ row_id: { t: expect.any(String), s: expect.any(Number) }, columns: expect.any(Object) });
+    const printed: unknown[][] = [];
+    for (const server of [false, true]) {
+      const run = await vigil(['query', query, '--json', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time, '--api-key', acme], server);
+      expect(run.code).toBe(0);
+      printed.push(run.stdout.trim().split('\n').map((line) => JSON.parse(line)));
+    }
+    const byRow = (rows: any[]) => [...rows].sort((a, b) => JSON.stringify(a.columns).localeCompare(JSON.stringify(b.columns)));
+    expect(printed[1]).toEqual(printed[0]);
+    expect(byRow(printed[0]!)).toEqual(byRow(expected));
+  });
 });

@@ -17,10 +17,17 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `vigil ARGS…` from the sources (through tsx), as a user would from a shell. */
-export function runVigil(args: readonly string[], options: { dataDir: string; input?: Buffer | string; env?: Record<string, string> }): Promise<CliResult> {
+/**
+ * Runs `vigil ARGS…` from the sources (through tsx), as a user would from a shell. With
+ * `closedStdout` the reader of its standard output is gone before it prints (as after `| head`).
+ */
+export function runVigil(
+  args: readonly string[],
+  options: { dataDir: string; input?: Buffer | string; env?: Record<string, string>; closedStdout?: boolean },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', binTs, ...args], { cwd: repoRoot, env: childEnv(options.dataDir, options.env) });
+    if (options.closedStdout) child.stdout.destroy();
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { DecodedRow, QuerySnapshot, SearchService } from '../../search/index.js';
+import { wireRowId, type QuerySnapshot, type SearchService } from '../../search/index.js';
 import { tenantOf, visibleTenants } from '../auth.js';
 import { QueryBody, QueryIdParams, QueryProgressQuery, QueryStartResponse, errorResponses } from '../schemas.js';
 
@@ -11,7 +11,7 @@ function resultBody(snapshot: QuerySnapshot, rows: 'flat' | 'withRowId', showRow
     is_completed: done,
     results: {
       column_ordering: visible.length > 0 || done ? snapshot.columns : [],
-      rows: visible.map((row, i) => (rows === 'flat' ? row.columns : { row_id: rowIdOf(row, i), columns: row.columns })),
+      rows: visible.map((row, i) => (rows === 'flat' ? row.columns : { row_id: wireRowId(row, i), columns: row.columns })),
     },
     metadata: {
       n_bytes_scanned: snapshot.bytesScanned,
@@ -20,11 +20,6 @@ function resultBody(snapshot: QuerySnapshot, rows: 'flat' | 'withRowId', showRow
       ...(snapshot.status === 'cancelled' ? { cancelled: true } : {}),
     },
   };
-}
-
-// Events have {t: ns time, s: sequence}; aggregated rows have no event, so their position.
-function rowIdOf(row: DecodedRow, index: number): { t: string; s: number } {
-  return row.rowId ? { t: row.rowId.t, s: Number(row.rowId.s) } : { t: '0', s: index };
 }
 
 /** The ad hoc query endpoints of interface 4.1. */

@@ -28,6 +28,7 @@ function indexJson(index: IndexRecord): Record<string, unknown> {
     timestamp_fields: index.timestampFields,
     source_type: index.sourceType,
     created_at: formatApiTimestamp(index.createdAt),
+    updated_at: formatApiTimestamp(index.updatedAt),
   };
 }
 
@@ -50,7 +51,7 @@ function settingsOf(options: IndexSettingsOptions) {
 
 /** `vigil index create NAME`. */
 export async function runIndexCreate(ctx: CliContext, name: string, options: IndexCommonOptions & IndexSettingsOptions): Promise<number> {
-  const index = await withServices(ctx, options, (s) => s.indexes.create(options.tenant, { name, ...settingsOf(options) }, cliActor));
+  const index = await withServices(ctx, options, (s) => s.indexes.create(options.tenant, { name, ...settingsOf(options) }, cliActor), { createDataDir: true });
   if (options.json) printJson(ctx.stdout, indexJson(index));
   else ctx.stdout.write(`created index ${index.name} (${index.id}) in tenant ${index.tenantId}\n`);
   return 0;

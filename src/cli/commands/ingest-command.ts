@@ -54,7 +54,7 @@ export async function runIngestCommand(ctx: CliContext, files: readonly string[]
 
   let opened: Awaited<ReturnType<CliContext['openServices']>> | null = null;
   try {
-    opened = await ctx.openServices(config, true);
+    opened = await ctx.openServices(config, true, { createDataDir: true });
   } catch (error) {
     if (!ctx.isDataDirBusy(error)) throw error;
   }

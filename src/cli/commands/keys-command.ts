@@ -1,7 +1,7 @@
 import { cliActor, type KeyService } from '../../admin/index.js';
-import { formatApiTimestamp } from '../../core/index.js';
+import { formatApiTimestamp, ValidationError } from '../../core/index.js';
 import type { ApiKeyRecord } from '../../store/index.js';
-import type { CliContext, GlobalOptions } from '../cli-context.js';
+import type { CliContext, GlobalOptions, OpenOptions } from '../cli-context.js';
 import { withStoreServices } from '../with-services.js';
 import { printJson, printTable } from '../output.js';
 
@@ -21,14 +21,19 @@ function keyJson(key: ApiKeyRecord): Record<string, unknown> {
   };
 }
 
-async function withKeys<T>(ctx: CliContext, options: GlobalOptions, work: (keys: KeyService) => Promise<T>): Promise<T> {
-  return withStoreServices(ctx, options, (services) => work(services.keys));
+async function withKeys<T>(ctx: CliContext, options: GlobalOptions, work: (keys: KeyService) => Promise<T>, open: OpenOptions = {}): Promise<T> {
+  return withStoreServices(ctx, options, (services) => work(services.keys), open);
 }
 
 /** `vigil keys create --tenant T…`: prints the secret once. */
 export async function runKeysCreate(ctx: CliContext, options: KeysOptions & { tenant?: string[]; name?: string; admin?: boolean }): Promise<number> {
+  // An admin key holds every tenant: a --tenant beside it would be silently dropped.
+  if (options.admin && options.tenant && options.tenant.length > 0) {
+    throw new ValidationError('--admin makes a key for every tenant; give either --admin or --tenant, not both', { field: 'tenant' });
+  }
   const created = await withKeys(ctx, options, (keys) =>
     keys.create({ tenants: options.tenant ?? [], ...(options.name ? { name: options.name } : {}), ...(options.admin ? { admin: true } : {}) }, cliActor),
+    { createDataDir: true },
   );
   if (options.json) {
     printJson(ctx.stdout, { ...keyJson(created.key), key: created.secret });

@@ -1,6 +1,6 @@
 import { ValidationError, VigilError } from '../../core/index.js';
 import { formatDiagnostic, prettySql, printQuery, renderTree } from '../../query/index.js';
-import type { SearchService, TimeRange } from '../../search/index.js';
+import { wireRowId, type SearchService, type TimeRange } from '../../search/index.js';
 import type { PrintableResult } from '../query-over-http.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { printTable } from '../output.js';
@@ -103,8 +103,8 @@ async function explainText(search: SearchService, tenant: string, text: string, 
 function printResult(out: NodeJS.WritableStream, result: PrintableResult, options: QueryCommandOptions): void {
   const { columns, rows } = result;
   if (options.json) {
-    // row_id as the API writes it: `t` a string (nanoseconds exceed 2^53), `s` an integer.
-    for (const row of rows) out.write(`${JSON.stringify(row.rowId ? { row_id: { t: row.rowId.t, s: Number(row.rowId.s) }, columns: row.columns } : row.columns)}\n`);
+    // Each row as blocking_query writes it, whether it ran in process or on the server.
+    rows.forEach((row, i) => out.write(`${JSON.stringify({ row_id: wireRowId(row, i), columns: row.columns })}\n`));
     return;
   }
   const cell = (value: unknown): string => (value === null || value === undefined ? '' : String(value));

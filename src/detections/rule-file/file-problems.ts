@@ -1,5 +1,4 @@
-import { ErrorCodes, ValidationError, type Diagnostic, type Span } from '../../core/index.js';
-import { closestName } from '../../query/index.js';
+import { closestName, ErrorCodes, ValidationError, type Diagnostic, type Span } from '../../core/index.js';
 import { isMap, isScalar, isSeq, mapEntries, type YamlNode, type YamlSource } from './yaml-source.js';
 
 /**
