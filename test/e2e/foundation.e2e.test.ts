@@ -148,6 +148,9 @@ describe('vigil serve, the HTTP API and the CLI on one data dir', () => {
     const r = await runVigil(['ingest', '--tenant', 'acme', '--index', 'cloud', '--json', join(files, 'array.json'), join(files, 'trail.json'), join(files, 'syslog.txt')], { dataDir, env: { VIGIL_API_KEY: acmeKey } });
     const summary = JSON.parse(r.stdout);
     expect(summary.files.map((f: { ingested: number; rejected: number }) => [f.ingested, f.rejected])).toEqual([[2, 1], [2, 0], [2, 0]]);
+    // the server's reader and decoded bytes, as an in-process ingest reports them
+    expect(summary.files.map((f: { format: string; gzip: boolean }) => [f.format, f.gzip])).toEqual([['json-array', false], ['cloudtrail', false], ['text', false]]);
+    expect(summary.files[2].bytes).toBe(Buffer.byteLength('Nov 20 03:00:00 host sshd[1]: Failed password for root\nNov 20 03:00:01 host sshd[1]: Accepted password for alice\n'));
     expect(r.code).toBe(3);
   });
 
@@ -158,6 +161,7 @@ describe('vigil serve, the HTTP API and the CLI on one data dir', () => {
     const offline = await runVigil(['ingest', '--tenant', 'acme', '--index', 'edr', '--quiet', join(files, 'edr.ndjson.gz')], { dataDir });
     expect(offline.code, offline.stderr).toBe(0);
     expect(offline.stdout).toContain('1,000 ingested');
+    expect(offline.stdout).toContain(', read as gzip of ndjson)');
 
     server = await startVigilServer(dataDir, env);
     expect(server.stdout()).not.toContain('shown only this once');

@@ -23,7 +23,11 @@ interface FileResult {
   readonly file: string;
   readonly ingested: number;
   readonly rejected: number;
+  /** Decoded input bytes, the same in process and through a server (docs/ingest.md). */
   readonly bytes: number;
+  /** The reader used (`ndjson`, `cloudtrail`, …) and whether the input was gzip; null when a server did not say. */
+  readonly format: string | null;
+  readonly gzip: boolean | null;
   readonly errors: readonly LineError[];
 }
 
@@ -75,7 +79,7 @@ export async function runIngestCommand(ctx: CliContext, files: readonly string[]
           openInput(ctx, file),
           cliActor,
         );
-        return { file, ingested: summary.ingested, rejected: summary.rejected, bytes: summary.bytes, errors: summary.errors };
+        return { file, ingested: summary.ingested, rejected: summary.rejected, bytes: summary.bytes, format: summary.format, gzip: summary.gzip, errors: summary.errors };
       });
       // Flush this command's audit entries into _audit now: no server is running to do it.
       await opened.services.maintenance?.shipAudit();
@@ -118,9 +122,17 @@ async function ingestOverHttp(ctx: CliContext, url: string, apiKey: string, file
     body: Readable.toWeb(counted) as ReadableStream,
     duplex: 'half',
   } as RequestInit);
-  const body = (await response.json().catch(() => ({}))) as { ingested?: number; rejected?: number; errors?: LineError[]; error?: string };
+  const body = (await response.json().catch(() => ({}))) as { ingested?: number; rejected?: number; errors?: LineError[]; error?: string; bytes?: number; format?: string; gzip?: boolean };
   if (!response.ok) throw new Error(`server at ${url} refused ${file}: ${body.error ?? response.statusText}`);
-  return { file, ingested: body.ingested ?? 0, rejected: body.rejected ?? 0, bytes: sent, errors: body.errors ?? [] };
+  return {
+    file,
+    ingested: body.ingested ?? 0,
+    rejected: body.rejected ?? 0,
+    bytes: body.bytes ?? sent, // a server older than the field counted what was sent
+    format: body.format ?? null,
+    gzip: body.gzip ?? null,
+    errors: body.errors ?? [],
+  };
 }
 
 function report(ctx: CliContext, results: readonly FileResult[], options: IngestCommandOptions, seconds: number): void {
@@ -132,7 +144,8 @@ function report(ctx: CliContext, results: readonly FileResult[], options: Ingest
     return;
   }
   for (const r of results) {
-    ctx.stdout.write(`${r.file}: ${formatCount(r.ingested)} ingested, ${formatCount(r.rejected)} rejected (${formatBytes(r.bytes)})\n`);
+    const read = r.format === null ? '' : `, read as ${r.gzip ? `gzip of ${r.format}` : r.format}`;
+    ctx.stdout.write(`${r.file}: ${formatCount(r.ingested)} ingested, ${formatCount(r.rejected)} rejected (${formatBytes(r.bytes)}${read})\n`);
     for (const e of r.errors.slice(0, 10)) ctx.stderr.write(`  ${r.file}:${e.line}: ${e.error}\n`);
     if (r.rejected > 10) ctx.stderr.write(`  … ${formatCount(r.rejected - Math.min(r.errors.length, 10))} more rejected lines\n`);
   }
