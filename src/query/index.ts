@@ -21,6 +21,7 @@ export { aggregateColumns, outputColumns, statsColumnName } from './output-colum
 export {
   analyzeQuery,
   hasAggregation,
+  hasComparison,
   needsFieldCatalog,
   type AnalysisContext,
   type AnalysisResult,

@@ -23,10 +23,21 @@ const plan = (text: string, source: FieldCatalogSource, extra: { useFieldTypes?:
   planQuery({ tenant: 'acme', text, indexes, startNs, endNs, ...extra }, source);
 
 describe('planQuery and the field catalog', () => {
-  it('reads no catalog for an event search over plain columns', async () => {
+  it('reads no catalog for an event search over plain columns without comparisons', async () => {
     const catalog = fakeCatalog();
-    await plan('s: x n > 1', catalog.source, { useFieldTypes: true });
+    await plan('s: x n = 1', catalog.source, { useFieldTypes: true });
     expect(catalog.reads).toHaveLength(0);
+  });
+
+  it('reads the catalog for a comparison, which then reads only the variants the column holds', async () => {
+    const catalog = fakeCatalog();
+    const { compiled } = await plan('s: x n > 1', catalog.source, { useFieldTypes: true });
+    expect(catalog.reads).toHaveLength(1);
+    expect(compiled.sql).toContain('coalesce(toFloat64(attrs.`n`.:Int64) > 1, 0)');
+    expect(compiled.sql).not.toContain('attrs.`n`.:String');
+    // rule windows (useFieldTypes off) keep reading every variant
+    const untyped = await plan('s: x n > 1', fakeCatalog().source, {});
+    expect(untyped.compiled.sql).toContain('attrs.`n`.:String');
   });
 
   it('reads the catalog for an aggregation, and reads only the variants each column holds', async () => {

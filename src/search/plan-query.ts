@@ -7,6 +7,7 @@ import {
   analyzeQuery,
   compileQuery,
   hasAggregation,
+  hasComparison,
   needsFieldCatalog,
   parseQuery,
   type AnalyzedQuery,
@@ -71,9 +72,9 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
   // Whole milliseconds that cover the range: its catalog days are those of every event in it.
   const fromMs = Number(floorDiv(request.startNs, 1_000_000n));
   const toMs = Number(-floorDiv(-request.endNs, 1_000_000n));
-  // The catalog is read for column-name wildcards and for aggregations that may use its types;
-  // other queries (most event searches, and rule windows) skip it.
-  const typed = request.useFieldTypes === true && hasAggregation(parsed.query) && catalog.typesUsable(request.tenant, fromMs, toMs);
+  // The catalog is read for column-name wildcards, and for aggregations and comparisons that may
+  // use its types; other queries (most event searches, and rule windows) skip it.
+  const typed = request.useFieldTypes === true && (hasAggregation(parsed.query) || hasComparison(parsed.query)) && catalog.typesUsable(request.tenant, fromMs, toMs);
   const fields = typed || needsFieldCatalog(parsed.query) ? await catalog.fields(request.tenant, ids, fromMs, toMs) : noFields;
   const fieldTypes = typed ? fields.types : null;
   const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths: fields.paths, ...(fieldTypes ? { fieldTypes } : {}) });

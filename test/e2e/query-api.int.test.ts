@@ -201,6 +201,19 @@ describe('blocking_query', () => {
     expect(second.body.results.rows.map((row: any) => row.columns.code)).toEqual([null, 7, 7.5, 'E1']);
   });
 
+  it('compares a value of a type just ingested, though comparisons read the cached catalog types', async () => {
+    const event = (level: unknown) => JSON.stringify({ ts: new Date(base + 6000).toISOString(), level });
+    await h.ingest('acme', 'levels', [event(3)]);
+    const first = await blocking({ query: '@index=levels level >= 2' });
+    expect(first.body.results.rows.map((row: any) => row.columns.level)).toEqual([3]);
+    // now a float, a decimal string and an integer beyond 2^53 (stored as its digits)
+    await h.ingest('acme', 'levels', [event(2.5), event('4.25'), `{"ts":"${new Date(base + 6000).toISOString()}","level":9007199254740993}`]);
+    const second = await blocking({ query: '@index=levels level >= 2 | table level' });
+    expect(second.body.results.rows.map((row: any) => row.columns.level).sort()).toEqual([2.5, 3, '4.25', '9007199254740993'].sort());
+    const beyond = await blocking({ query: '@index=levels level > 9007199254740992 | table level' });
+    expect(beyond.body.results.rows.map((row: any) => row.columns.level)).toEqual(['9007199254740993']);
+  });
+
   it('finds free text that is searched column by column: a number not in canonical text, a word in where after eval', async () => {
     // Both need the stored columns from the field catalog, which other searches skip reading.
     const number = await blocking({ query: '@index=web 7.0' });

@@ -148,3 +148,19 @@ export function needsFieldCatalog(query: Query): boolean {
 export function hasAggregation(query: Query): boolean {
   return query.pipeline.some((command) => command.kind === 'aggregate' || command.kind === 'groupbycount' || command.kind === 'stats');
 }
+
+/**
+ * Whether the query compares a column with a number (`<`, `<=`, `>`, `>=`, in the filter or a
+ * `where`): knowing the column's stored types then spares every row the exact path for decimal
+ * strings that a column stored only as numbers never takes (docs/query-language.md).
+ */
+export function hasComparison(query: Query): boolean {
+  let found = false;
+  const see = (filter: Query['filter']): void =>
+    forEachFilterLeaf(filter, (leaf) => {
+      if (leaf.kind === 'compare') found = true;
+    });
+  see(query.filter);
+  for (const command of query.pipeline) if (command.kind === 'where') see(command.filter);
+  return found;
+}
