@@ -16,3 +16,4 @@ export * from './search-words.js';
 export * from './secret-box.js';
 export * from './control-characters.js';
 export * from './closest-name.js';
+export { crc32 } from './crc32.js';

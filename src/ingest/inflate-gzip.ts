@@ -1,4 +1,5 @@
-import { createInflateRaw, crc32, type InflateRaw } from 'node:zlib';
+import { createInflateRaw, type InflateRaw } from 'node:zlib';
+import { crc32 } from '../core/index.js';
 
 /** Compressed bytes inflated per step; at gzip's worst ratio (~1:1000) a step yields ~16 MB. */
 const inflateInputBytes = 16 * 1024;
