@@ -10,7 +10,7 @@ import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-nam
 import { checkPipeline } from './check-pipeline.js';
 import { checkQuerySize } from './query-size.js';
 import { isCanonicalNumber } from '../canonical-number.js';
-import { forEachFilterColumn, forEachFilterLeaf } from './filter-columns.js';
+import { forEachFilterColumn, forEachFilterLeaf, forEachQueryFilterLeaf } from './filter-columns.js';
 
 /** An index the tenant has; system indexes (`_detections`, `_audit`) are read only when named. */
 export interface IndexInfo {
@@ -156,11 +156,8 @@ export function hasAggregation(query: Query): boolean {
  */
 export function hasComparison(query: Query): boolean {
   let found = false;
-  const see = (filter: Query['filter']): void =>
-    forEachFilterLeaf(filter, (leaf) => {
-      if (leaf.kind === 'compare') found = true;
-    });
-  see(query.filter);
-  for (const command of query.pipeline) if (command.kind === 'where') see(command.filter);
+  forEachQueryFilterLeaf(query, (leaf) => {
+    if (leaf.kind === 'compare') found = true;
+  });
   return found;
 }

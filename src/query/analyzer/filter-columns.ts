@@ -1,5 +1,5 @@
 import { assertNever } from '../../core/index.js';
-import type { ColumnName, CompareFilter, Filter, IndexFilter, MatchFilter, TextFilter } from '../ast.js';
+import type { ColumnName, CompareFilter, Filter, IndexFilter, MatchFilter, Query, TextFilter } from '../ast.js';
 
 /** A filter that is not `and`, `or` or `not`. */
 export type FilterLeaf = TextFilter | MatchFilter | CompareFilter | IndexFilter;
@@ -23,6 +23,12 @@ export function forEachFilterLeaf(filter: Filter, visit: (leaf: FilterLeaf) => v
     default:
       assertNever(filter);
   }
+}
+
+/** Calls `visit` with every leaf of the query's event filter, then of each `where`, in order. */
+export function forEachQueryFilterLeaf(query: Query, visit: (leaf: FilterLeaf) => void): void {
+  forEachFilterLeaf(query.filter, visit);
+  for (const command of query.pipeline) if (command.kind === 'where') forEachFilterLeaf(command.filter, visit);
 }
 
 /** Calls `visit` with every column name a filter refers to. */

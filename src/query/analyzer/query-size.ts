@@ -1,6 +1,6 @@
 import { ErrorCodes, errorDiagnostic, type Diagnostic, type Span } from '../../core/index.js';
-import type { ColumnName, Filter, Query, ValueExpr } from '../ast.js';
-import { forEachFilterLeaf } from './filter-columns.js';
+import type { ColumnName, Query, ValueExpr } from '../ast.js';
+import { forEachQueryFilterLeaf } from './filter-columns.js';
 
 /**
  * The most predicates one query may hold: each free-text term, and each value of a column filter
@@ -19,14 +19,11 @@ export function checkQuerySize(query: Query, expansions: ReadonlyMap<ColumnName,
     if (over === null && count > maxPredicates) over = span;
   };
   const columnsOf = (column: ColumnName): number => Math.max(1, expansions.get(column)?.length ?? 1);
-  const visit = (filter: Filter): void =>
-    forEachFilterLeaf(filter, (leaf) => {
-      if (leaf.kind === 'text') add(1, leaf.span);
-      else if (leaf.kind === 'compare') add(columnsOf(leaf.column), leaf.span);
-      else if (leaf.kind === 'match') forEachValue(leaf.value, (span) => add(columnsOf(leaf.column), span));
-    });
-  visit(query.filter);
-  for (const command of query.pipeline) if (command.kind === 'where') visit(command.filter);
+  forEachQueryFilterLeaf(query, (leaf) => {
+    if (leaf.kind === 'text') add(1, leaf.span);
+    else if (leaf.kind === 'compare') add(columnsOf(leaf.column), leaf.span);
+    else if (leaf.kind === 'match') forEachValue(leaf.value, (span) => add(columnsOf(leaf.column), span));
+  });
   if (over === null) return null;
   return errorDiagnostic(
     ErrorCodes.queryAnalysis,
