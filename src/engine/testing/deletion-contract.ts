@@ -85,20 +85,20 @@ export function describeDeletionContract(engine: () => Engine): void {
         { idx: 'other-index', minute: '2024-05-08 12:00:00', rows: 1 },
       ]);
     });
-  });
 
-  it('deleteEventsBefore with no event older than the cutoff writes no mutation', async () => {
-    const tenant = uniqueTenant();
-    await insert(engine(), [anEvent({ tenant, tsNs: ns('2024-05-11T00:00:00Z') })]);
-    const mutations = async (): Promise<number> =>
-      Number((await engine().query<{ n: string }>("SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = 'logs'")).rows[0]?.n);
-    const before = await mutations();
-    await engine().deleteEventsBefore(tenant, 'main', ns('2024-05-10T00:00:00Z'));
-    expect(await mutations()).toBe(before);
-    expect(await countEvents(engine(), tenant, 'main')).toBe(1);
-    await engine().deleteEventsBefore(tenant, 'main', ns('2024-05-12T00:00:00Z'));
-    expect(await mutations()).toBe(before + 1);
-    expect(await countEvents(engine(), tenant, 'main')).toBe(0);
+    it('deleteEventsBefore with no event older than the cutoff writes no mutation', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('2024-05-11T00:00:00Z') })]);
+      const mutations = async (): Promise<number> =>
+        Number((await engine().query<{ n: string }>("SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = 'logs'")).rows[0]?.n);
+      const before = await mutations();
+      await engine().deleteEventsBefore(tenant, 'main', ns('2024-05-10T00:00:00Z'));
+      expect(await mutations()).toBe(before);
+      expect(await countEvents(engine(), tenant, 'main')).toBe(1);
+      await engine().deleteEventsBefore(tenant, 'main', ns('2024-05-12T00:00:00Z'));
+      expect(await mutations()).toBe(before + 1);
+      expect(await countEvents(engine(), tenant, 'main')).toBe(0);
+    });
   });
 
   describe('retention beyond the days a Date holds', () => {
