@@ -5,7 +5,7 @@
  * time is taken: the range is then clamped to the instants events can have (1900 to 2262), so
  * `0001-01-01 .. 9999-12-31` means every event and a range wholly outside is an empty result.
  */
-import { ValidationError, clampToEventSpan, parseRfc3339Ns } from '../core/index.js';
+import { ValidationError, parseRfc3339Ns } from '../core/index.js';
 
 /** The interface's limits (2.1, 8). */
 export const adhocLimits = {
@@ -44,7 +44,6 @@ export function checkAdhocQuery(tenant: string, body: AdhocQueryBody): AdhocQuer
   const endNs = parseRfc3339Ns(body.end_time);
   if (endNs === null) throw new ValidationError('must be an RFC 3339 timestamp such as 2026-11-21T11:00:00Z', { field: 'end_time' });
   if (startNs >= endNs) throw new ValidationError('start_time must be before end_time', { field: 'start_time' });
-  const range = clampToEventSpan({ startNs, endNs });
   const maxRows = body.max_rows ?? adhocLimits.defaultMaxRows;
   if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > adhocLimits.maxMaxRows) {
     throw new ValidationError(`must be an integer from 1 to ${adhocLimits.maxMaxRows}`, { field: 'max_rows' });
@@ -54,5 +53,5 @@ export function checkAdhocQuery(tenant: string, body: AdhocQueryBody): AdhocQuer
     throw new ValidationError(`must be an integer from ${adhocLimits.minMaxBytes} (1 MiB) to ${adhocLimits.maxMaxBytes} (128 MiB)`, { field: 'max_bytes' });
   }
   if (typeof body.query !== 'string') throw new ValidationError('must be a string', { field: 'query' });
-  return { tenant, text: body.query, ...range, maxRows, maxBytes, scanBackToFront: body.scan_back_to_front ?? true };
+  return { tenant, text: body.query, startNs, endNs, maxRows, maxBytes, scanBackToFront: body.scan_back_to_front ?? true };
 }

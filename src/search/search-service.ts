@@ -120,7 +120,7 @@ export class SearchService {
     const request: AdhocQuery = {
       tenant,
       text,
-      ...clampToEventSpan(range),
+      ...range,
       maxRows: options.maxRows,
       maxBytes: options.maxBytes ?? adhocLimits.maxMaxBytes,
       scanBackToFront: (options.order ?? 'desc') === 'desc',
@@ -191,7 +191,10 @@ export class SearchService {
     for (const run of this.running) run.cancel();
   }
 
-  private async launch(request: AdhocQuery): Promise<QueryRun> {
+  private async launch(asked: AdhocQuery): Promise<QueryRun> {
+    // Every ad hoc run starts here (start_query, blocking_query, vigil query): its range is
+    // clamped to the span events can have once, for planning and for the run's slices alike.
+    const request: AdhocQuery = { ...asked, ...clampToEventSpan(asked) };
     this.admit(request.tenant);
     const plan = await this.plan(request.tenant, request.text, request, { useFieldTypes: true });
     this.admit(request.tenant); // planning awaited: others may have started meanwhile
