@@ -6,7 +6,7 @@
 // The syntax: tree, parser, printer, diagnostics.
 export * from './ast.js';
 export { parseQuery, parseQueryOrThrow, parseScalar, type ParseResult, type ScalarParseResult } from './parser.js';
-export { printQuery, printFilter, printScalar, printAggregationCall, printColumnName } from './printer.js';
+export { printQuery, printFilter, printScalar, printAggregationCall, printColumnAnywhere, printColumnName } from './printer.js';
 export { formatDiagnostic } from './format-diagnostic.js';
 export { renderTree } from './render-tree.js';
 export { stripSpans, type WithoutSpans } from './strip-spans.js';
