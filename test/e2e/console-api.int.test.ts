@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/admin/index.js';
+import { runVigil } from '../../src/cli/testing/run-vigil.js';
 import { ManualClock } from '../../src/core/index.js';
 import { startWebhookReceiver, type StandInReceiver } from '../../src/sinks/testing/stand-in-receiver.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
@@ -280,6 +281,15 @@ describe('POST /v1/event_sink/{id}/test', () => {
     // Nothing is stored as an alert.
     expect((await h.call('GET', '/v1/alert?tenant_id=acme', acme)).body.data.alerts).toEqual([]);
     expect((await h.call('POST', `/v1/event_sink/${id}/test`, other)).status).toBe(404);
+
+    // vigil sinks test: the same service from the command line.
+    const cli = (...argv: string[]) => runVigil(['sinks', 'test', id, ...argv], { openServices: async () => ({ services: h.runtime.services, close: async () => {} }) });
+    expect(await cli('--tenant', 'acme')).toMatchObject({ status: 0, out: expect.stringMatching(/^delivered: HTTP 200 in \d+ ms\n$/) });
+    webhook.answerNext({ status: 410 });
+    const refused = await cli('--tenant', 'acme', '--json');
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.out)).toMatchObject({ delivered: false, outcome: 'permanent', http_status: 410 });
+    expect((await cli('--tenant', 'other')).status).toBe(1);
   });
 });
 

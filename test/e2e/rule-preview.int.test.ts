@@ -7,6 +7,7 @@
  * or `_detections` event appears. And every bad request is a 400 naming its field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runVigil } from '../../src/cli/testing/run-vigil.js';
 import { iso, isoNs, minute, openDetectionHarness, type DetectionHarness } from '../support/detection-harness.js';
 
 const base = Date.parse('2026-11-21T12:00:00Z');
@@ -144,6 +145,45 @@ describe('unsaved rules and rule files', () => {
     expect(r.body).toMatchObject({ windows_evaluated: 20, windows_alerted: 20, truncated: true });
     expect(r.body.windows.map((w: any) => w.end_time)).toEqual([isoNs(base), isoNs(base - minute), isoNs(base - 2 * minute)]);
     expect(r.body.windows[0]).toMatchObject({ start_time: isoNs(base - 2 * minute), column_ordering: ['@q.count'], n_rows: 1, debounced_rows: 0 });
+  });
+});
+
+describe('vigil rules preview', () => {
+  const argv = (...more: string[]) => ['rules', 'preview', ...more, '--tenant', 'pv', '--from', iso(base - 20 * minute), '--to', iso(base)];
+  const inProcess = { openServices: async () => ({ services: d.h.runtime.services, close: async () => {} }), nowMs: () => d.clock.nowMs() };
+
+  it('prints in process what the API answers, as JSON or a table', async () => {
+    const api = await preview({ rule_id: ids.bobPerRow, start_time: iso(base - 20 * minute) });
+    const json = await runVigil(argv(ids.bobPerRow as string, '--json'), inProcess);
+    expect(json).toMatchObject({ status: 0, err: '' });
+    expect(previewVerdicts(JSON.parse(json.out))).toEqual(previewVerdicts(api.body));
+    const table = await runVigil(argv(ids.bobPerRow as string), inProcess);
+    expect(table.out.split('\n')[0]).toBe(`20 windows evaluated, ${api.body.windows_alerted} would have alerted`);
+    expect(table.out).toContain('WINDOW END');
+  });
+
+  it('asks the running server when it holds the engine, with a rule file too', async () => {
+    // Listening until the harness closes the app.
+    const url = await d.h.app.listen({ port: 0, host: '127.0.0.1' });
+    {
+      const viaServer = {
+        loadConfig: () => ({ cliApiUrl: null, cliApiKey: key, dataDir: '/busy' }) as never,
+        openServices: async () => Promise.reject(new Error('busy')),
+        isDataDirBusy: () => true,
+        runningServer: () => ({ url, pid: 1 }),
+        nowMs: () => d.clock.nowMs(),
+      };
+      const api = await preview({ rule_id: ids.tumbling, start_time: iso(base - 20 * minute) });
+      const json = await runVigil(argv(ids.tumbling as string, '--json'), viaServer);
+      expect(json.status).toBe(0);
+      expect(previewVerdicts(JSON.parse(json.out))).toEqual(previewVerdicts(api.body));
+      const bad = await runVigil(argv('not-a-rule'), viaServer);
+      expect(bad).toMatchObject({ status: 1, err: expect.stringMatching(/404/) });
+    }
+  });
+
+  it('refuses an id and a file together, or neither', async () => {
+    expect(await runVigil(['rules', 'preview', '--tenant', 'pv'], inProcess)).toMatchObject({ status: 2, err: expect.stringMatching(/rule id or -f FILE/) });
   });
 });
 
