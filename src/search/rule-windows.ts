@@ -9,9 +9,11 @@
  *   are read in chunks of about `chunkRows` events, in time order, each event shared out to
  *   every window that holds it.
  * - Any other query (aggregations, `head`, `tail`) counts its filter's events per minute. A
- *   window whose filter matches something runs alone; the windows whose filter matches nothing
- *   all get the result of one statement over the first of them (`count` gives 0 there, for
- *   instance), since an aggregation of no events does not depend on the window.
+ *   window whose filter matches something runs alone, unless the window before it matched in
+ *   the same minutes (then it holds the same events, and gets the same result); the windows
+ *   whose filter matches nothing all get the result of one statement over the first of them
+ *   (`count` gives 0 there, for instance), since an aggregation of no events does not depend on
+ *   the window.
  *
  * Windows are whole minutes (their ends are multiples of the run frequency, their length a
  * multiple of 60 s), so per-minute counts are exact per window.
@@ -67,6 +69,11 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
   const perEvent = isSliceable(deps.plan.query);
   const reader = perEvent ? new ChunkReader(deps, counts, windows.filter((w) => countOf(w) > 0 && countOf(w) <= deps.maxRows)) : null;
   let empty: WindowRows | null = null;
+  // An aggregation's result depends only on the events its filter gives it: consecutive windows
+  // whose matching minutes are the same (no match in the minutes one has and the other not)
+  // get the same result, so one statement serves them all (a rare event is in every window of
+  // its look-back).
+  let previous: { key: string; rows: WindowRows } | null = null;
   for (const window of windows) {
     deps.signal.throwIfAborted();
     const n = countOf(window);
@@ -75,9 +82,13 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
     else if (reader !== null && n <= deps.maxRows) {
       await reader.readThrough(window);
       rows = reader.rowsOf(window);
+    } else if (perEvent) rows = await runWindow(deps, window);
+    else if (n === 0) rows = empty ??= await runWindow(deps, window);
+    else {
+      const key = counts.matchingMinutes(window.startMs, window.endMs);
+      rows = previous?.key === key ? previous.rows : await runWindow(deps, window);
+      previous = { key, rows };
     }
-    else if (n > 0) rows = await runWindow(deps, window);
-    else rows = empty ??= await runWindow(deps, window);
     yield { window, rows };
   }
 }
@@ -113,6 +124,31 @@ class MinuteCounts {
   between(fromMs: number, toMs: number): number {
     const at = (ms: number): number => this.prefix[Math.min(Math.max((ms - this.startMs) / minuteMs, 0), this.prefix.length - 1)] as number;
     return at(toMs) - at(fromMs);
+  }
+
+  /**
+   * Which minutes of `[fromMs, toMs)` have rows, as the first and last of them: two windows with
+   * the same answer hold the same rows (every minute between those two is in both).
+   */
+  matchingMinutes(fromMs: number, toMs: number): string {
+    const from = (fromMs - this.startMs) / minuteMs;
+    const to = (toMs - this.startMs) / minuteMs;
+    const base = this.prefix[from] as number;
+    // The prefix sums only grow: search them for the first minute past `base`, and the last below the top.
+    const first = this.search(from, to, (m) => (this.prefix[m + 1] as number) > base);
+    const top = this.prefix[to] as number;
+    const last = this.search(from, to, (m) => (this.prefix[m + 1] as number) >= top);
+    return `${first}:${last}`;
+  }
+
+  /** The first minute in [lo, hi) where `past` holds (it holds from some minute on), or hi. */
+  private search(lo: number, hi: number, past: (minute: number) => boolean): number {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (past(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 
   /** Where a chunk starting at `fromMs` should end: after about `rows` rows, at least at `atLeastMs`, at most at `limitMs`. */
@@ -163,12 +199,13 @@ class ChunkReader {
     }
     while (this.served[this.next] !== undefined && (this.served[this.next] as MinuteWindow).endMs <= window.startMs) this.next++;
     while (this.readMs < window.endMs) {
-      // The run of served windows overlapping from here: their minutes are contiguous, and a
-      // chunk reads no minute outside them.
+      // The run of served windows overlapping from here: a chunk reads no minute with rows
+      // outside them (those are only in windows that run alone).
+      // A gap without rows may be spanned too: it costs a statement nothing to read.
       let runEnd = window.endMs;
       for (let i = this.next; i < this.served.length; i++) {
         const w = this.served[i] as MinuteWindow;
-        if (w.startMs > runEnd) break;
+        if (w.startMs > runEnd && this.counts.between(runEnd, w.startMs) > 0) break;
         runEnd = Math.max(runEnd, w.endMs);
       }
       const from = Math.max(this.readMs, window.startMs);
