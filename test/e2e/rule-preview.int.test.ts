@@ -140,6 +140,20 @@ describe('unsaved rules and rule files', () => {
     expect(previewVerdicts(file.body)).toEqual(previewVerdicts(stored.body));
   });
 
+  it('GET /v1/detection_rule/{id}/yaml gives the stored rule as a file that validates and previews alike', async () => {
+    const file = await d.h.app.inject({ method: 'GET', url: `/v1/detection_rule/${ids.perUserDedup}/yaml`, headers: { authorization: `Bearer ${key}` } });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toMatch(/^application\/yaml/);
+    expect(file.body).toContain('dedup_window_s: 180');
+    const check = await d.h.app.inject({ method: 'POST', url: '/v1/detection_rule_yaml/validate?tenant_id=pv', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/yaml' }, payload: file.body });
+    expect(check.json()).toMatchObject({ is_valid: true, error: null });
+    const stored = await preview({ rule_id: ids.perUserDedup, start_time: iso(base - 20 * minute) });
+    const fromFile = await preview({ rule_yaml: file.body, start_time: iso(base - 20 * minute) });
+    expect(previewVerdicts(fromFile.body)).toEqual(previewVerdicts(stored.body));
+    const elsewhere = await d.h.keyFor('elsewhere');
+    expect((await d.h.app.inject({ method: 'GET', url: `/v1/detection_rule/${ids.perUserDedup}/yaml`, headers: { authorization: `Bearer ${elsewhere}` } })).statusCode).toBe(404);
+  });
+
   it('lists at most max_windows, newest first, and says when it cut the list', async () => {
     const r = await preview({ rule: { query_text: '@index=logs eventName: ConsoleLogin | count', time_range_s: 120, run_frequency_s: 60, debounce: false }, start_time: iso(base - 20 * minute), max_windows: 3 });
     expect(r.body).toMatchObject({ windows_evaluated: 20, windows_alerted: 20, truncated: true });
