@@ -52,7 +52,7 @@ function windowsOf(rangeS: number, frequencyS: number, fromMs: number, toMs: num
 async function compare(text: string, windows: readonly MinuteWindow[], maxRows: number, chunkRows: number, sample = 1) {
   const span = { startNs: BigInt(windows[0]!.startMs) * 1_000_000n, endNs: BigInt(windows.at(-1)!.endMs) * 1_000_000n };
   const plan = await planQuery({ tenant: 'acme', text, indexes, ...span, order: 'asc', limit: maxRows }, new FieldCatalogCache(engine, clock));
-  const statements = { count: 0, chunk: 0, window: 0 };
+  const statements = { count: 0, chunk: 0, window: 0, grouped: 0 };
   const got = [];
   for await (const { window, rows } of ruleWindowResults({ engine, tenant: 'acme', plan, maxRows, chunkRows, signal: new AbortController().signal, onStatement: (kind) => statements[kind]++ }, windows)) {
     got.push({ window, columns: rows.columns, rows: rows.rows });
@@ -92,20 +92,27 @@ describe('rule windows', () => {
     await compare('user: alice | table n, user', windowsOf(120, 120, base, base + 60 * minute), 1000, 10, 3);
   });
 
-  it('aggregations run per window whose filter matches, once for windows matching in the same minutes; the windows it matches nowhere share one statement', async () => {
+  it('aggregations read their windows in grouped statements; the windows they take no event in share one statement', async () => {
     const grouped = await compare('action: logout | stats count() as c by user', everyMinute, 1000, 40, 5);
-    const matching = grouped.results.filter((r) => r.rows.length > 0).length;
-    expect(matching).toBeLessThan(everyMinute.length);
-    expect(grouped.statements).toMatchObject({ count: 1, chunk: 0 });
-    expect(grouped.statements.window).toBeLessThanOrEqual(matching + 1);
-    // One matching event is in five windows of five minutes: one statement serves them all, and one the rest.
+    expect(grouped.results.filter((r) => r.rows.length > 0).length).toBeLessThan(everyMinute.length);
+    expect(grouped.statements).toEqual({ count: 1, chunk: 0, window: 1, grouped: 1 });
     const one = await compare('n = 10 | count', everyMinute, 1000, 40, 1);
     expect(one.results.filter((r) => r.rows[0]?.columns['@q.count'] === 1)).toHaveLength(5);
-    expect(one.statements).toEqual({ count: 1, chunk: 0, window: 2 });
+    expect(one.statements).toEqual({ count: 1, chunk: 0, window: 1, grouped: 1 });
     const none = await compare('user: nobody | count', everyMinute, 1000, 40, 20);
     expect(none.results.map((r) => r.rows.map((row) => row.columns['@q.count']))).toEqual(everyMinute.map(() => [0]));
-    expect(none.statements).toEqual({ count: 1, chunk: 0, window: 1 });
-    await compare('action: logout | head 2', windowsOf(60, 60, base, base + 20 * minute), 1000, 40, 4);
+    expect(none.statements).toEqual({ count: 1, chunk: 0, window: 1, grouped: 0 });
+  });
+
+  it('a where before the aggregation decides which windows take events; thresholds, heads and tables apply per window', async () => {
+    // Windows whose events the where drops entirely count 0, as each window alone does.
+    await compare('* | where n > 100 | count', everyMinute, 1000, 40, 2);
+    await compare('* | stats count() as c by user | where c >= 3 | table user', everyMinute, 1000, 40, 3);
+    await compare('action: logout | head 2', windowsOf(60, 60, base, base + 20 * minute), 1000, 40, 2);
+    await compare('* | table n, user | tail 2', everyMinute, 1000, 40, 4);
+    const capped = await compare('* | head 10', everyMinute, 4, 40, 4);
+    expect(capped.results.some((r) => r.rows.length === 4)).toBe(true);
+    await compare('* | groupbycount user | head 1 | stats count() as top', windowsOf(180, 120, base, base + 60 * minute), 1000, 40, 2);
   });
 
   it('through the search service, planned over the windows’ span', async () => {

@@ -8,18 +8,17 @@
  *   window holding more than `maxRows` rows runs alone, as the scheduler runs it; the others
  *   are read in chunks of about `chunkRows` events, in time order, each event shared out to
  *   every window that holds it.
- * - Any other query (aggregations, `head`, `tail`) counts its filter's events per minute. A
- *   window whose filter matches something runs alone, unless the window before it matched in
- *   the same minutes (then it holds the same events, and gets the same result); the windows
- *   whose filter matches nothing all get the result of one statement over the first of them
- *   (`count` gives 0 there, for instance), since an aggregation of no events does not depend on
- *   the window.
+ * - Any other query (aggregations, `head`, `tail`) counts per minute the events its first such
+ *   command takes. The windows holding some are read in grouped statements of up to 500 windows
+ *   (compileWindowedQuery: every event fanned out to its windows, every command per window); the
+ *   windows holding none all get the result of one statement over the first of them (`count`
+ *   gives 0 there, for instance), since an aggregation of no events does not depend on the window.
  *
  * Windows are whole minutes (their ends are multiples of the run frequency, their length a
  * multiple of 60 s), so per-minute counts are exact per window.
  */
 import type { Engine } from '../engine/index.js';
-import { compileQuery, compileRowHistogram, isSliceable } from '../query/index.js';
+import { compileQuery, compileRowHistogram, compileWindowedQuery, isSliceable, windowIndexColumn } from '../query/index.js';
 import { decodeRows, type DecodedRow } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
 import { readCompiled } from './read-events.js';
@@ -47,7 +46,7 @@ export interface RuleWindowsDeps {
   /** Events one chunk statement reads, about (default 20,000). */
   readonly chunkRows?: number;
   /** Counts the statements run (tests and benchmarks). */
-  readonly onStatement?: (kind: 'count' | 'chunk' | 'window') => void;
+  readonly onStatement?: (kind: 'count' | 'chunk' | 'window' | 'grouped') => void;
 }
 
 const minuteMs = 60_000;
@@ -68,13 +67,9 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
   const countOf = (w: MinuteWindow): number => counts.between(w.startMs, w.endMs);
   const perEvent = isSliceable(deps.plan.query);
   const reader = perEvent ? new ChunkReader(deps, counts, windows.filter((w) => countOf(w) > 0 && countOf(w) <= deps.maxRows)) : null;
+  const grouped = perEvent || !isSeries(windows) ? null : new WindowedReader(deps, windows, countOf);
   let empty: WindowRows | null = null;
-  // An aggregation's result depends only on the events its filter gives it: consecutive windows
-  // whose matching minutes are the same (no match in the minutes one has and the other not)
-  // get the same result, so one statement serves them all (a rare event is in every window of
-  // its look-back).
-  let previous: { key: string; rows: WindowRows } | null = null;
-  for (const window of windows) {
+  for (const [position, window] of windows.entries()) {
     deps.signal.throwIfAborted();
     const n = countOf(window);
     let rows: WindowRows;
@@ -84,11 +79,7 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
       rows = reader.rowsOf(window);
     } else if (perEvent) rows = await runWindow(deps, window);
     else if (n === 0) rows = empty ??= await runWindow(deps, window);
-    else {
-      const key = counts.matchingMinutes(window.startMs, window.endMs);
-      rows = previous?.key === key ? previous.rows : await runWindow(deps, window);
-      previous = { key, rows };
-    }
+    else rows = grouped === null ? await runWindow(deps, window) : await grouped.rowsOf(position);
     yield { window, rows };
   }
 }
@@ -102,7 +93,7 @@ async function runWindow(deps: RuleWindowsDeps, window: MinuteWindow): Promise<W
   return { columns: resultColumns(compiled.output, rows), rows };
 }
 
-/** Rows per minute of the span (the query's own rows when they are events, else its filter's events). */
+/** Rows per minute of the span (the query's own rows when they are events, else the events its first aggregation, `head` or `tail` takes). */
 class MinuteCounts {
   private readonly prefix: number[];
 
@@ -124,31 +115,6 @@ class MinuteCounts {
   between(fromMs: number, toMs: number): number {
     const at = (ms: number): number => this.prefix[Math.min(Math.max((ms - this.startMs) / minuteMs, 0), this.prefix.length - 1)] as number;
     return at(toMs) - at(fromMs);
-  }
-
-  /**
-   * Which minutes of `[fromMs, toMs)` have rows, as the first and last of them: two windows with
-   * the same answer hold the same rows (every minute between those two is in both).
-   */
-  matchingMinutes(fromMs: number, toMs: number): string {
-    const from = (fromMs - this.startMs) / minuteMs;
-    const to = (toMs - this.startMs) / minuteMs;
-    const base = this.prefix[from] as number;
-    // The prefix sums only grow: search them for the first minute past `base`, and the last below the top.
-    const first = this.search(from, to, (m) => (this.prefix[m + 1] as number) > base);
-    const top = this.prefix[to] as number;
-    const last = this.search(from, to, (m) => (this.prefix[m + 1] as number) >= top);
-    return `${first}:${last}`;
-  }
-
-  /** The first minute in [lo, hi) where `past` holds (it holds from some minute on), or hi. */
-  private search(lo: number, hi: number, past: (minute: number) => boolean): number {
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (past(mid)) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
   }
 
   /** Where a chunk starting at `fromMs` should end: after about `rows` rows, at least at `atLeastMs`, at most at `limitMs`. */
@@ -250,6 +216,74 @@ function lowerBound(times: readonly bigint[], ns: bigint): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** Windows one grouped statement reads at most, and events it fans out at most (each is in every window of its look-back). */
+const windowedBatch = { windows: 500, fannedEvents: 1_000_000, eventRows: 50_000 } as const;
+
+/**
+ * Reads the windows of a query that is not row-wise in grouped statements, consecutive windows
+ * a batch at a time, and hands out each window's rows. A window the statement gives no rows
+ * has none (its events never made it through, or its aggregation's rows were filtered out).
+ */
+class WindowedReader {
+  private readonly rows = new Map<number, DecodedRow[]>();
+  /** Windows before this position have been read. */
+  private readTo = 0;
+
+  constructor(
+    private readonly deps: RuleWindowsDeps,
+    private readonly windows: readonly MinuteWindow[],
+    private readonly countOf: (window: MinuteWindow) => number,
+  ) {}
+
+  /** The rows of the window at this position (positions come in order). */
+  async rowsOf(position: number): Promise<WindowRows> {
+    if (position >= this.readTo) await this.read(position);
+    const rows = this.rows.get(position) ?? [];
+    this.rows.delete(position);
+    return { columns: resultColumns(this.deps.plan.compiled.output, rows), rows };
+  }
+
+  private async read(from: number): Promise<void> {
+    const { deps, windows } = this;
+    const events = deps.plan.compiled.output.kind === 'events';
+    let to = from;
+    let fanned = 0;
+    let eventRows = 0;
+    while (to < windows.length && to - from < windowedBatch.windows) {
+      const n = this.countOf(windows[to] as MinuteWindow);
+      if (to > from && (fanned + n > windowedBatch.fannedEvents || (events && eventRows + Math.min(n, deps.maxRows) > windowedBatch.eventRows))) break;
+      fanned += n;
+      eventRows += Math.min(n, deps.maxRows);
+      to++;
+    }
+    const first = windows[from] as MinuteWindow;
+    const frequencyMs = windows.length > 1 ? (windows[1] as MinuteWindow).endMs - (windows[0] as MinuteWindow).endMs : first.endMs - first.startMs;
+    const series = { firstEndNs: BigInt(first.endMs) * msNs, frequencyNs: BigInt(frequencyMs) * msNs, rangeNs: BigInt(first.endMs - first.startMs) * msNs, count: to - from };
+    const compiled = compileWindowedQuery(deps.plan.analyzed, { tenant: deps.tenant, windows: series, limit: deps.maxRows, partialWords: fanned >= partialWordsRows });
+    if (compiled === null) throw new Error('a row-wise query is read in chunks, not grouped by window');
+    deps.onStatement?.('grouped');
+    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal });
+    const byWindow = new Map<number, Record<string, unknown>[]>();
+    for (const row of result.rows) {
+      const k = from + Number(row[windowIndexColumn]);
+      const list = byWindow.get(k);
+      if (list === undefined) byWindow.set(k, [row]);
+      else list.push(row);
+    }
+    for (const [k, rows] of byWindow) this.rows.set(k, decodeRows(compiled.output, rows, deps.plan.indexNames));
+    this.readTo = to;
+  }
+}
+
+/** Whether the windows are one series: consecutive, equally spaced, of one length (as a rule's are). */
+function isSeries(windows: readonly MinuteWindow[]): boolean {
+  const [first, second] = windows;
+  if (first === undefined || second === undefined) return true;
+  const step = second.endMs - first.endMs;
+  const length = first.endMs - first.startMs;
+  return step > 0 && step <= length && windows.every((w, i) => w.endMs === first.endMs + i * step && w.endMs - w.startMs === length);
 }
 
 function toRange(window: MinuteWindow): TimeRange {
