@@ -4,13 +4,14 @@
  * into time slices at bucket edges (histogram-buckets.ts), newest first, each one statement
  * counting the query's rows per bucket; a slice's buckets show as soon as it finishes.
  */
-import { EngineError, ErrorCodes, VigilError, newId, type Logger } from '../core/index.js';
+import type { Logger } from '../core/index.js';
+import { BackgroundRun } from './background-run.js';
 import type { Engine } from '../engine/index.js';
 import { compileRowHistogram, compileTimeHistogram } from '../query/index.js';
 import type { DecodedRow } from './decode-rows.js';
 import { histogramSlices, type BucketPlan } from './histogram-buckets.js';
 import type { QueryPlan } from './plan-query.js';
-import type { QuerySnapshot, QueryStatus } from './query-run.js';
+import type { QuerySnapshot } from './query-snapshot.js';
 import type { TimeRange } from './query-result.js';
 
 /** The columns of a histogram's rows. */
@@ -31,28 +32,16 @@ export interface HistogramRequest {
   readonly buckets: BucketPlan;
 }
 
-export class HistogramRun {
-  readonly id = newId();
-  private status: QueryStatus = 'running';
+export class HistogramRun extends BackgroundRun {
   private readonly counts = new Map<bigint, number>();
-  private rows: DecodedRow[] = [];
-  private bytesScanned = 0;
-  private error: VigilError | null = null;
-  private readonly abort = new AbortController();
-  /** Settles when the run ends, however it ends; never rejects. */
-  readonly done: Promise<void>;
 
   constructor(
     readonly request: HistogramRequest,
     private readonly deps: { readonly engine: Engine; readonly logger: Logger },
     plan: QueryPlan,
   ) {
-    this.done = this.execute(plan).then(
-      () => {
-        if (this.status === 'running') this.status = 'completed';
-      },
-      (error: unknown) => this.fail(error),
-    );
+    super(deps.logger, 'counting events per bucket');
+    this.start(() => this.execute(plan));
   }
 
   get tenant(): string {
@@ -61,14 +50,6 @@ export class HistogramRun {
 
   snapshot(): QuerySnapshot {
     return { status: this.status, kind: 'table', columns: histogramColumns, rows: this.rows, bytesScanned: this.bytesScanned, truncated: false, error: this.error };
-  }
-
-  /** Stops the engine work and frees the rows; idempotent, and a no-op once finished. */
-  cancel(): void {
-    if (this.status !== 'running') return;
-    this.status = 'cancelled';
-    this.rows = [];
-    this.abort.abort();
   }
 
   private async execute(plan: QueryPlan): Promise<void> {
@@ -113,14 +94,6 @@ export class HistogramRun {
         columns.count = count;
         return { rowId: null, columns };
       });
-  }
-
-  private fail(error: unknown): void {
-    if (this.status === 'cancelled') return; // the abort surfaces as an error: expected
-    this.status = 'failed';
-    this.rows = [];
-    this.error = error instanceof VigilError ? error : new EngineError('counting events per bucket', { code: ErrorCodes.engineFailure, cause: error });
-    this.deps.logger.warn({ err: this.error, code: this.error.code }, 'histogram failed');
   }
 }
 

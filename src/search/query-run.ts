@@ -6,7 +6,14 @@
  * progress, and keep rows only while they fit in `max_bytes`. Cancelling aborts the statement
  * in the engine and starts no further slice.
  */
-import { EngineError, ErrorCodes, VigilError, newId, type Logger } from '../core/index.js';
+import { EngineError, ErrorCodes, type Logger } from '../core/index.js';
+import { BackgroundRun } from './background-run.js';
+import type { QuerySnapshot } from './query-snapshot.js';
+
+export type { QuerySnapshot, QueryStatus } from './query-snapshot.js';
+
+/** A search reading at most this many rows after the indexes (32 granules) runs as one statement. */
+export const selectiveReadRows = 32 * 8192;
 import type { Engine } from '../engine/index.js';
 import { compileQuery, compileTimeHistogram, isSliceable, narrowsByTextIndex, type CompiledOutput } from '../query/index.js';
 import type { AdhocQuery } from './adhoc-request.js';
@@ -19,24 +26,6 @@ import { TableBudget } from './table-budget.js';
 import { sliceStatement, type SliceStatement } from './slice-statement.js';
 import { bucketWidthNs, expectedMatches, firstSliceRows, firstStatementRows, nextSliceRows, SliceWalker, sliceStatementRows, type CountedSlice, type TimeSlice } from './time-slices.js';
 
-export type QueryStatus = 'running' | 'completed' | 'failed' | 'cancelled';
-
-/** A search reading at most this many rows after the indexes (32 granules) runs as one statement. */
-export const selectiveReadRows = 32 * 8192;
-
-/** What a client may see of a query at any moment. */
-export interface QuerySnapshot {
-  readonly status: QueryStatus;
-  /** `events` (rows carry row ids, time order) or `table` (an aggregated table). */
-  readonly kind: 'events' | 'table';
-  readonly columns: readonly string[];
-  readonly rows: readonly DecodedRow[];
-  readonly bytesScanned: number;
-  /** Rows were left out because the table reached `max_bytes`. */
-  readonly truncated: boolean;
-  readonly error: VigilError | null;
-}
-
 export interface QueryRunDeps {
   readonly engine: Engine;
   readonly logger: Logger;
@@ -46,36 +35,24 @@ export interface QueryRunDeps {
   readonly selectiveReadRows?: number;
 }
 
-export class QueryRun {
-  readonly id = newId();
-  private status: QueryStatus = 'running';
+export class QueryRun extends BackgroundRun {
   private readonly kind: 'events' | 'table';
   /** What the statements return: events, or a table (aggregations, events shaped by `table`). */
   private readonly output: CompiledOutput;
-  private rows: DecodedRow[] = [];
   private columns: readonly string[] = [];
-  private bytesScanned = 0;
   private truncated = false;
-  private error: VigilError | null = null;
-  private readonly abort = new AbortController();
   private readonly budget: TableBudget;
-  /** Settles when the run ends, however it ends; never rejects. */
-  readonly done: Promise<void>;
 
   constructor(
     readonly request: AdhocQuery,
     private readonly deps: QueryRunDeps,
     plan: QueryPlan,
   ) {
+    super(deps.logger, 'running query');
     this.budget = new TableBudget(request.maxBytes);
     this.kind = resultKind(plan);
     this.output = plan.compiled.output;
-    this.done = this.execute(plan).then(
-      () => {
-        if (this.status === 'running') this.status = 'completed';
-      },
-      (error: unknown) => this.fail(error),
-    );
+    this.start(() => this.execute(plan));
   }
 
   get tenant(): string {
@@ -84,18 +61,6 @@ export class QueryRun {
 
   snapshot(): QuerySnapshot {
     return { status: this.status, kind: this.kind, columns: this.columns, rows: this.rows, bytesScanned: this.bytesScanned, truncated: this.truncated, error: this.error };
-  }
-
-  /** Stops the engine work and frees the rows; idempotent, and a no-op once finished. */
-  cancel(): void {
-    if (this.status !== 'running') return;
-    this.status = 'cancelled';
-    this.rows = [];
-    this.abort.abort();
-  }
-
-  private get cancelled(): boolean {
-    return this.abort.signal.aborted;
   }
 
   private async execute(plan: QueryPlan): Promise<void> {
@@ -275,14 +240,6 @@ export class QueryRun {
     }
   }
 
-  private fail(error: unknown): void {
-    if (this.status === 'cancelled') return; // the abort surfaces as an error: expected
-    this.status = 'failed';
-    this.rows = [];
-    this.error =
-      error instanceof VigilError ? error : new EngineError('running query', { code: ErrorCodes.engineFailure, cause: error });
-    this.deps.logger.warn({ err: this.error, code: this.error.code }, 'query failed');
-  }
 }
 
 /** Aggregated tables have no events behind their rows; everything else is events in time order. */

@@ -17,6 +17,7 @@ import { checkMaxBuckets, histogramLimits, histogramRange, type BucketPlan } fro
 import { HistogramRun } from './histogram-run.js';
 import { ruleWindowResults, type MinuteWindow, type WindowRows } from './rule-windows.js';
 import { RunAdmission } from './run-admission.js';
+import type { BackgroundRun } from './background-run.js';
 
 export type { QueryResult, TimeRange } from './query-result.js';
 
@@ -34,18 +35,9 @@ export interface SearchSettings {
 
 export const defaultSearchSettings: SearchSettings = { blockingTimeoutS: 300, resultTtlS: 600, maxConcurrent: 8, maxConcurrentPerTenant: 4 };
 
-/** A run `query_progress` reads and `cancel_query` stops: an ad hoc query or a histogram. */
-interface SearchRun {
-  readonly id: string;
-  readonly tenant: string;
-  readonly done: Promise<void>;
-  snapshot(): QuerySnapshot;
-  cancel(): void;
-}
-
 interface Entry {
   readonly tenant: string;
-  readonly run: SearchRun;
+  readonly run: BackgroundRun;
   finishedAtMs: number | null;
 }
 
@@ -273,7 +265,7 @@ export class SearchService {
   }
 
   /** Keeps a started run's record for `query_progress` until it has been finished for the TTL. */
-  private record(run: SearchRun): string {
+  private record(run: BackgroundRun): string {
     const entry: Entry = { tenant: run.tenant, run, finishedAtMs: null };
     this.entries.set(run.id, entry);
     void run.done.then(() => {

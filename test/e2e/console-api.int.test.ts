@@ -329,7 +329,7 @@ describe('API keys (admin keys only)', () => {
 describe('OpenAPI', () => {
   it('documents every console endpoint', async () => {
     const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const path of ['/v1/me', '/v1/index/{id}/stats', '/v1/index/{id}/fields', '/v1/field_values', '/v1/start_histogram', '/v1/detection_rule_preview', '/v1/event_sink/{id}/test', '/v1/api_key', '/v1/api_key/{id}']) {
+    for (const path of ['/v1/me', '/v1/index/{id}/stats', '/v1/index/{id}/fields', '/v1/field_values', '/v1/start_histogram', '/v1/detection_rule_preview', '/v1/event_sink/{id}/test', '/v1/api_key', '/v1/api_key/{id}', '/v1/detection_rule/{id}/yaml']) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     expect(Object.keys(doc.paths['/v1/index/{id}'])).toContain('put');

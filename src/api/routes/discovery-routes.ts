@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatRfc3339Ns } from '../../core/index.js';
 import type { SearchService } from '../../search/index.js';
 import { tenantOf } from '../auth.js';
+import { abortOnHangUp } from '../client-hang-up.js';
 import { FieldValuesBody, FieldValuesResponse, HistogramBody, HistogramStartResponse } from '../console-schemas.js';
 import { errorResponses } from '../schemas.js';
 
@@ -17,12 +18,8 @@ export function registerDiscoveryRoutes(app: FastifyInstance, search: SearchServ
     { schema: { summary: 'The most frequent values of a field among the events of a query', tags: ['queries'], body: FieldValuesBody, response: { 200: FieldValuesResponse, ...errorResponses } } },
     async (request, reply) => {
       const { tenant_id: tenantId, ...body } = request.body;
-      // A client that hangs up cancels the statements in the engine.
-      const abort = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) abort.abort();
-      });
-      const values = await search.fieldValues(tenantOf(request, tenantId), body, abort.signal);
+      const signal = abortOnHangUp(reply);
+      const values = await search.fieldValues(tenantOf(request, tenantId), body, signal);
       return { field: values.field, events: values.events, values: values.values.map((v) => ({ value: v.value, count: v.count })), other_count: values.otherCount };
     },
   );

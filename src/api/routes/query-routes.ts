@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { wireRowId, type QuerySnapshot, type SearchService } from '../../search/index.js';
 import { tenantOf, visibleTenants } from '../auth.js';
+import { abortOnHangUp } from '../client-hang-up.js';
 import { QueryBody, QueryIdParams, QueryProgressQuery, QueryStartResponse, errorResponses } from '../schemas.js';
 
 /** The result object of interface 2.2; progress rows are flat, blocking rows carry their row id. */
@@ -57,12 +58,8 @@ export function registerQueryRoutes(app: FastifyInstance, search: SearchService)
     { schema: { summary: 'Run a query and answer when it completes (504 past the time limit)', tags: ['queries'], body: QueryBody, response: errorResponses } },
     async (request, reply) => {
       const { tenant_id: tenantId, ...body } = request.body;
-      // A client that hangs up before the answer cancels its query in the engine.
-      const abort = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) abort.abort();
-      });
-      const snapshot = await search.blocking(tenantOf(request, tenantId), body, abort.signal);
+      const signal = abortOnHangUp(reply);
+      const snapshot = await search.blocking(tenantOf(request, tenantId), body, signal);
       return resultBody(snapshot, 'withRowId', true);
     },
   );

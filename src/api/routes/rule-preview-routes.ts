@@ -3,6 +3,7 @@ import { formatRfc3339Ns } from '../../core/index.js';
 import type { RulePreviewService } from '../../admin/index.js';
 import type { RulePreview } from '../../detections/index.js';
 import { tenantOf } from '../auth.js';
+import { abortOnHangUp } from '../client-hang-up.js';
 import { PreviewBody, PreviewResponse, type PreviewResponseBody } from '../console-schemas.js';
 import { errorResponses } from '../schemas.js';
 
@@ -41,10 +42,7 @@ export function registerRulePreviewRoutes(app: FastifyInstance, previews: RulePr
     },
     async (request, reply) => {
       const body = request.body;
-      const abort = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) abort.abort();
-      });
+      const signal = abortOnHangUp(reply);
       const rule = body.rule;
       const preview = await previews.preview(
         tenantOf(request, body.tenant_id),
@@ -68,7 +66,7 @@ export function registerRulePreviewRoutes(app: FastifyInstance, previews: RulePr
               }),
           ...(body.max_windows === undefined ? {} : { maxWindows: body.max_windows }),
         },
-        abort.signal,
+        signal,
       );
       return toPreviewBody(preview);
     },
