@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery, compileQuery, formatDiagnostic, parseQuery, type CompileOptions } from '../index.js';
+import { compileQuery, type CompileOptions } from '../index.js';
 import { goldenContext, goldenOptions, typedGoldenContext } from './testing/golden-context.js';
 import type { AnalysisContext } from '../analyzer/analyze-query.js';
 import { prettySql } from './pretty-sql.js';
-import { readGolden } from './testing/golden-file.js';
+import { compiledOrErrors, readGolden } from './testing/golden-file.js';
 
 const dir = new URL('../../../testdata/compiler/', import.meta.url).pathname;
 const update = process.env.UPDATE_GOLDEN === '1';
@@ -20,13 +20,11 @@ const planLabel = { answers: 'search_words alone', prefilters: 'search_words, th
 
 /** What the compiler makes of a query, in golden-file form. */
 export function render(query: string, context: AnalysisContext = goldenContext, options = goldenOptions): string {
-  const parsed = parseQuery(query);
-  if (parsed.query === null) return `-- error --\n${parsed.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
-  const analysis = analyzeQuery(parsed.query, context);
-  if (analysis.analyzed === null) return `-- error --\n${analysis.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
-  const compiled = compileQuery(analysis.analyzed, options);
-  const plan = compiled.plans.map((p) => `${p.source}  →  ${planLabel[p.index]}`);
-  return `-- sql --\n${prettySql(compiled.sql)}\n-- plan --\n${plan.join('\n')}\n`;
+  return compiledOrErrors(query, context, (analyzed) => {
+    const compiled = compileQuery(analyzed, options);
+    const plan = compiled.plans.map((p) => `${p.source}  →  ${planLabel[p.index]}`);
+    return `-- sql --\n${prettySql(compiled.sql)}\n-- plan --\n${plan.join('\n')}\n`;
+  });
 }
 
 const goldenFiles = (sub: string): string[] =>
