@@ -71,7 +71,7 @@ describe('rule windows', () => {
   const everyMinute = windowsOf(300, 60, base, base + 60 * minute);
 
   it('filters: one count and a few chunks for 60 overlapping windows, identical to each window alone', async () => {
-    const { statements, results } = await compare('action: login', everyMinute, 1000, 20);
+    const { statements, results } = await compare('action: login', everyMinute, 1000, 20, 2);
     expect(results.filter((r) => r.rows.length > 0).length).toBeGreaterThan(50);
     expect(statements.count).toBe(1);
     expect(statements.window).toBe(0);
@@ -81,22 +81,22 @@ describe('rule windows', () => {
   });
 
   it('windows holding more than maxRows events run alone, capped as the scheduler caps them', async () => {
-    const { statements, results } = await compare('*', everyMinute, 12, 40, 3);
+    const { statements, results } = await compare('*', everyMinute, 12, 40, 5);
     expect(results.some((r) => r.rows.length === 12)).toBe(true);
     expect(statements.window).toBeGreaterThan(0);
     expect(statements.window).toBeLessThan(everyMinute.length);
   });
 
   it('row-wise commands (where, eval, rename, table) are applied per event, and tumbling windows work alike', async () => {
-    await compare('action: login | where n > 60 | eval twice = n * 2 | rename user as who', everyMinute, 1000, 25, 4);
+    await compare('action: login | where n > 60 | eval twice = n * 2 | rename user as who', everyMinute, 1000, 25, 6);
     await compare('user: alice | table n, user', windowsOf(120, 120, base, base + 60 * minute), 1000, 10, 3);
   });
 
   it('aggregations read their windows in grouped statements; the windows they take no event in share one statement', async () => {
-    const grouped = await compare('action: logout | stats count() as c by user', everyMinute, 1000, 40, 5);
+    const grouped = await compare('action: logout | stats count() as c by user', everyMinute, 1000, 40, 7);
     expect(grouped.results.filter((r) => r.rows.length > 0).length).toBeLessThan(everyMinute.length);
     expect(grouped.statements).toEqual({ count: 1, chunk: 0, window: 1, grouped: 1 });
-    const one = await compare('n = 10 | count', everyMinute, 1000, 40, 1);
+    const one = await compare('n = 10 | count', everyMinute, 1000, 40, 3);
     expect(one.results.filter((r) => r.rows[0]?.columns['@q.count'] === 1)).toHaveLength(5);
     expect(one.statements).toEqual({ count: 1, chunk: 0, window: 1, grouped: 1 });
     const none = await compare('user: nobody | count', everyMinute, 1000, 40, 20);
@@ -106,11 +106,11 @@ describe('rule windows', () => {
 
   it('a where before the aggregation decides which windows take events; thresholds, heads and tables apply per window', async () => {
     // Windows whose events the where drops entirely count 0, as each window alone does.
-    await compare('* | where n > 100 | count', everyMinute, 1000, 40, 2);
-    await compare('* | stats count() as c by user | where c >= 3 | table user', everyMinute, 1000, 40, 3);
+    await compare('* | where n > 100 | count', everyMinute, 1000, 40, 4);
+    await compare('* | stats count() as c by user | where c >= 3 | table user', everyMinute, 1000, 40, 6);
     await compare('action: logout | head 2', windowsOf(60, 60, base, base + 20 * minute), 1000, 40, 2);
-    await compare('* | table n, user | tail 2', everyMinute, 1000, 40, 4);
-    const capped = await compare('* | head 10', everyMinute, 4, 40, 4);
+    await compare('* | table n, user | tail 2', everyMinute, 1000, 40, 8);
+    const capped = await compare('* | head 10', everyMinute, 4, 40, 8);
     expect(capped.results.some((r) => r.rows.length === 4)).toBe(true);
     await compare('* | groupbycount user | head 1 | stats count() as top', windowsOf(180, 120, base, base + 60 * minute), 1000, 40, 2);
   });
