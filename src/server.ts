@@ -5,7 +5,7 @@ import { ApiMetrics, buildApi } from './api/index.js';
 import type { VigilConfig } from './config/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { ServerInfo } from './data-dir-lock.js';
-import { cliActor } from './admin/index.js';
+import { cliActor, defaultTenantName } from './admin/index.js';
 import { vigilVersion } from './version.js';
 
 export interface RunningServer {
@@ -32,6 +32,7 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       logger,
       maxJsonBodyBytes: config.http.maxJsonBodyBytes,
       maxIngestBytes: config.http.maxIngestBytes,
+      apiCompat: config.http.apiCompat,
       version: vigilVersion,
       metrics,
       readiness: [
@@ -72,18 +73,22 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
   }
 }
 
-/** First start: with no live key, create tenant `default` and an admin key, shown once. */
+/**
+ * First start: with no live key, create tenant `default` (a UUID id, the name `default`) and an
+ * admin key, shown once. A data dir made before tenants had names keeps its tenant with id
+ * `default` (docs/compatibility.md).
+ */
 async function bootstrap(runtime: Runtime, out: NodeJS.WritableStream): Promise<void> {
   const { services, config } = runtime;
-  await services.tenants.ensure('default');
+  const tenant = await services.tenants.ensure(defaultTenantName);
   if (await services.keys.anyActive()) return;
-  const { secret } = await services.keys.create({ name: 'bootstrap admin', tenants: ['default'], admin: true }, cliActor);
+  const { secret } = await services.keys.create({ name: 'bootstrap admin', tenants: [tenant.id], admin: true }, cliActor);
   const keyFile = join(config.dataDir, 'bootstrap-key');
   writeFileSync(keyFile, `${secret}\n`, { mode: 0o600 });
   out.write(
     [
       '',
-      'Created tenant "default" and an admin API key. It is shown only this once:',
+      `Created tenant "default" (tenant_id ${tenant.id}) and an admin API key. It is shown only this once:`,
       '',
       `    ${secret}`,
       '',

@@ -35,7 +35,7 @@ export class ChatIntegrationService {
     if (token.length < 8 || token.length > 512 || /\s/.test(token)) throw new ValidationError('the token must be 8 to 512 characters without spaces', { field: 'token' });
     const apiUrl = input.apiUrl === undefined ? null : this.checker.checkDestination(input.apiUrl, 'api_url');
     const name = checkDisplayName(input.name ?? 'chat workspace');
-    await this.tenants.ensure(tenantId);
+    tenantId = (await this.tenants.ensure(tenantId)).id; // a name (`default`) stands for its tenant's id
     const id = newId();
     const integration: ChatIntegrationRecord = {
       id,

@@ -7,6 +7,7 @@ import {
   ruleFieldNames,
   type RuleFieldsInput,
 } from '../detections/index.js';
+import type { LookupTableInfo } from '../search/index.js';
 import type { DetectionRuleRecord, DetectionRuleSummary, Page, Store } from '../store/index.js';
 import type { Actor } from './actor.js';
 import type { AuditTrail } from './audit-trail.js';
@@ -24,6 +25,8 @@ export class DetectionRuleService {
     private readonly indexes: IndexService,
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
+    /** The tenant's lookup tables, which a rule's query may name (`| lookup`). */
+    private readonly lookupTablesOf: (tenantId: string) => Promise<readonly LookupTableInfo[]> = async () => [],
   ) {}
 
   /** Creates a rule; `authorUserId` is the creating key's name. The tenant is created on first use. */
@@ -34,7 +37,7 @@ export class DetectionRuleService {
     if (fields.enabledStateOverride === null) {
       throw new ValidationError('enabled_state_override must be Active, Staging or Paused', { field: 'enabled_state_override' });
     }
-    await this.tenants.ensure(tenantId);
+    tenantId = (await this.tenants.ensure(tenantId)).id; // a name (`default`) stands for its tenant's id
     await this.checkQuery(tenantId, fields.queryText ?? '');
     await this.checkSinks(tenantId, fields.eventSinkIds ?? []);
     const now = this.clock.nowMs();
@@ -84,6 +87,20 @@ export class DetectionRuleService {
     const rule = await this.store.rules.getAnyTenant(id);
     if (!rule || !canSeeTenant(rule.tenantId)) throw new NotFoundError(`detection rule ${JSON.stringify(id)} not found`);
     return rule;
+  }
+
+  /**
+   * The rule with this sync key among the tenants the requester may see (the published CLI's
+   * sync asks by sync key alone). A key found in several of them is a 400: name the tenant.
+   */
+  async findBySyncKey(syncKey: string, canSeeTenant: (tenantId: string) => boolean): Promise<DetectionRuleRecord> {
+    const rules = (await this.store.rules.listBySyncKeyAnyTenant(syncKey)).filter((rule) => canSeeTenant(rule.tenantId));
+    const [only, ...others] = rules;
+    if (only === undefined) throw new NotFoundError(`no detection rule with sync_key ${JSON.stringify(syncKey)}`);
+    if (others.length > 0) {
+      throw new ValidationError(`sync_key ${JSON.stringify(syncKey)} names rules of ${rules.length} tenants: give tenant_id`, { field: 'tenant_id' });
+    }
+    return only;
   }
 
   /**
@@ -145,6 +162,8 @@ export class DetectionRuleService {
     checkRuleQuery(
       text,
       indexes.map((index) => ({ id: index.id, name: index.name, system: index.kind === 'system' })),
+      'query_text',
+      await this.lookupTablesOf(tenantId),
     );
   }
 

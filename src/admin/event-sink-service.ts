@@ -32,7 +32,7 @@ export class EventSinkService {
     const description = checkDescription(input.description ?? '');
     if (input.args === undefined) throw new ValidationError('missing required field event_sink_args', { field: 'event_sink_args' });
     const args = this.checker.check(input.args);
-    await this.tenants.ensure(tenantId);
+    tenantId = (await this.tenants.ensure(tenantId)).id; // a name (`default`) stands for its tenant's id
     if (args.chatIntegrationId !== null) await this.checkIntegration(tenantId, args.chatIntegrationId);
     const id = newId();
     const now = this.clock.nowMs();

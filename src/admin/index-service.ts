@@ -32,7 +32,7 @@ export class IndexService {
   async create(tenantId: string, input: CreateIndexInput, actor: Actor): Promise<IndexRecord> {
     checkIndexName(input.name);
     const settings = checkSettings(input);
-    await this.tenants.ensure(tenantId);
+    tenantId = (await this.tenants.ensure(tenantId)).id; // a name (`default`) stands for its tenant's id
     const now = this.clock.nowMs();
     const index: IndexRecord = {
       id: newId(),

@@ -11,7 +11,7 @@
 export { type Actor, cliActor, describeActor } from './actor.js';
 export { checkTenantId, checkIndexName } from './names.js';
 export { AuditTrail } from './audit-trail.js';
-export { TenantService, systemIndexNames, type SystemIndexName } from './tenant-service.js';
+export { TenantService, defaultTenantName, systemIndexNames, type SystemIndexName } from './tenant-service.js';
 export { KeyService, allTenants, hashApiKey, keyHoldsTenant, type CreatedKey } from './key-service.js';
 export { IndexService, checkSourceType, maxIndexPageSize, type CreateIndexInput, type IndexSettingsInput } from './index-service.js';
 export { IngestService, type IngestRequest, type IngestServiceSettings } from './ingest-service.js';
@@ -47,3 +47,6 @@ export { createServices, type Services } from './services.js';
 export { IndexInsights, type IndexFields } from './index-insights.js';
 export { RulePreviewService, previewLimits, type PreviewRequest, type PreviewRuleInput } from './rule-preview-service.js';
 export { SinkTester, testAlert, testAlertRuleId } from './sink-tester.js';
+export { QueryCapacityService, type QueryCapacity } from './query-capacity.js';
+export { LookupTableService, checkLookupTableName, maxLookupTablePageSize } from './lookup-table-service.js';
+export { lookupCsvLimits, readLookupCsv } from './lookup-csv.js';

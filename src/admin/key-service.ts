@@ -43,20 +43,22 @@ export class KeyService {
     tenantIds.forEach((t) => checkTenantId(t, 'tenant'));
     const name = input.name ?? (input.admin ? 'admin' : `key for ${tenantIds.join(', ')}`);
     checkDisplayName(name, 'name', 200);
-    for (const tenantId of tenantIds) await this.tenants.ensure(tenantId);
+    // A key holds tenant ids: a name given (`default`) is stored as the id it stands for.
+    const ids: string[] = [];
+    for (const ref of tenantIds) ids.push((await this.tenants.ensure(ref)).id);
     const secret = keyPrefix + randomBytes(24).toString('base64url');
     const key: ApiKeyRecord = {
       id: newId(),
       name,
       prefix: secret.slice(0, keyPrefix.length + 6),
       keyHash: hashApiKey(secret),
-      tenants: input.admin ? [allTenants] : tenantIds,
+      tenants: input.admin ? [allTenants] : [...new Set(ids)],
       createdAt: this.clock.nowMs(),
       revokedAt: null,
       lastUsedAt: null,
     };
     await this.store.apiKeys.insert(key);
-    for (const tenantId of input.admin ? tenantIds : key.tenants) {
+    for (const tenantId of input.admin ? ids : key.tenants) {
       await this.audit.record(tenantId, actor, 'api_key.create', key.id, { name, prefix: key.prefix, tenants: key.tenants });
     }
     return { key, secret };

@@ -58,13 +58,13 @@ export class Maintenance {
       if (entries.length === 0) return shipped;
       const byTenant = groupByTenant(entries);
       for (const [tenantId, tenantEntries] of byTenant) {
-        await this.tenants.ensure(tenantId);
-        const auditIndex = await this.tenants.systemIndex(tenantId, '_audit');
+        const tenant = await this.tenants.ensure(tenantId);
+        const auditIndex = await this.tenants.systemIndex(tenant.id, '_audit');
         if (!auditIndex) continue;
         const records = tenantEntries.map((e) => ({ '@timestamp': new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details, audit_id: e.id }));
         await writeSystemEvents(
           { engine: this.engine, store: this.store, clock: this.clock, writingEvents: this.hooks.writingEvents ?? (() => () => {}) },
-          { tenantId, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' },
+          { tenantId: tenant.id, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' },
           records,
         );
         await this.store.audit.markShipped(tenantEntries.map((e) => e.id));

@@ -13,6 +13,8 @@ import { IndexService } from './index-service.js';
 import { IngestService, type IngestServiceSettings } from './ingest-service.js';
 import { KeyService } from './key-service.js';
 import { Maintenance } from './maintenance.js';
+import { QueryCapacityService } from './query-capacity.js';
+import { LookupTableService } from './lookup-table-service.js';
 import { RepositorySync } from './repository-sync.js';
 import { IndexInsights } from './index-insights.js';
 import { RuleFileService } from './rule-file-service.js';
@@ -45,6 +47,10 @@ export interface Services {
   readonly maintenance: Maintenance | null;
   /** Ad hoc queries; present only in a process that holds the events engine. */
   readonly search: SearchService | null;
+  /** Bytes the tenants' ad hoc queries scanned, as the published query capacity report. */
+  readonly queryCapacity: QueryCapacityService;
+  /** Uploaded CSV tables queries enrich rows with (`| lookup`); written only with the events engine. */
+  readonly lookupTables: LookupTableService;
   /** The rule scheduler and delivery worker (started by `vigil serve`); present only with the events engine. */
   readonly detections: DetectionEngine | null;
   /** Test alerts to a sink, sent as real alerts are. */
@@ -78,12 +84,22 @@ export function createServices(deps: {
   const sinkArgs = new EventSinkArgsChecker({ allowPrivateDestinations: deps.allowPrivateDestinations });
   const sinks = new EventSinkService(store, tenants, audit, clock, deps.secrets, sinkArgs);
   const chatIntegrations = new ChatIntegrationService(store, tenants, audit, clock, deps.secrets, sinkArgs);
-  const rules = new DetectionRuleService(store, tenants, indexes, audit, clock);
+  const lookupTables = new LookupTableService(store, tenants, engine, audit, clock);
+  const rules = new DetectionRuleService(store, tenants, indexes, audit, clock, (tenant) => lookupTables.queryable(tenant));
   // Rule tests write scratch tenants into this process's engine and delete them afterwards.
   const ruleTests = engine ? new RuleTestRunner(engine, clock, logger.child({ component: 'rule-tests' })) : null;
   const syncSources = new SyncSourceService(store, tenants, audit, clock);
   const ruleFiles = new RuleFileService(store, indexes, rules, ruleTests);
-  const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(store, indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
+  const queryCapacity = new QueryCapacityService(store, clock);
+  const searchLogger = logger.child({ component: 'search' });
+  const recordUsage = (tenant: string, bytes: number): void =>
+    void queryCapacity.record(tenant, bytes).catch((error: unknown) => searchLogger.warn({ err: error }, 'recording query usage failed'));
+  const search = engine
+    ? new SearchService(engine, async (tenant) => searchableIndexes(store, indexes, tenant), clock, searchLogger, deps.search, {
+        onRunDone: recordUsage,
+        lookupTablesOf: (tenant) => lookupTables.queryable(tenant),
+      })
+    : null;
   // Every write of events in this process tells search, whose field catalog cache depends on it.
   const writingEvents = (tenant: string): (() => void) => search?.writingEvents(tenant) ?? (() => {});
   const detectionSettings = deps.detections ?? defaultDetectionEngineSettings;
@@ -107,6 +123,8 @@ export function createServices(deps: {
           ...(ruleTests ? { sweepRuleTestLeftovers: () => ruleTests.sweepLeftovers() } : {}),
         }) : null,
     search,
+    queryCapacity,
+    lookupTables,
     detections: engine && search
       ? new DetectionEngine(
           {

@@ -37,7 +37,7 @@ export class SyncSourceService {
     const pushKey = checkPushKey(input.pushKey);
     const branch = checkBranch(input.branch);
     const sinkKeys = checkSinkKeys(input.sinkKeys ?? {});
-    await this.tenants.ensure(tenantId);
+    tenantId = (await this.tenants.ensure(tenantId)).id; // a name (`default`) stands for its tenant's id
     const now = this.clock.nowMs();
     const source: SyncSourceRecord = {
       id: newId(),

@@ -6,18 +6,49 @@ import { checkTenantId } from './names.js';
 export const systemIndexNames = ['_detections', '_audit'] as const;
 export type SystemIndexName = (typeof systemIndexNames)[number];
 
-/** Creates tenants together with their system indexes. */
+/**
+ * The name of the tenant the first server start creates. It is created with a UUID id (the
+ * published SDK parses tenant ids as UUIDs) wherever it is first named, so `--tenant default`
+ * and `tenant_id=default` keep working (docs/compatibility.md).
+ */
+export const defaultTenantName = 'default';
+
+/** Creates tenants together with their system indexes, and finds them by id or by name. */
 export class TenantService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
   ) {}
 
-  /** Returns the tenant, creating it and its system indexes on first use. */
-  async ensure(tenantId: string): Promise<TenantRecord> {
-    checkTenantId(tenantId);
+  /**
+   * The id a tenant reference stands for: a tenant's id, else a tenant's name (the bootstrap
+   * tenant is `default`), else the reference itself (a tenant that `ensure` would create under
+   * that id). `default` names the bootstrap tenant even before it exists: it is created then.
+   */
+  async resolve(ref: string): Promise<string> {
+    if (await this.store.tenants.get(ref)) return ref;
+    const named = await this.store.tenants.getByName(ref);
+    if (named) return named.id;
+    return ref === defaultTenantName ? (await this.ensure(ref)).id : ref;
+  }
+
+  /**
+   * Returns the tenant a reference (id or name) stands for, creating it and its system indexes on
+   * first use: under the reference as id, except `default`, which gets a UUID id.
+   */
+  async ensure(ref: string): Promise<TenantRecord> {
+    checkTenantId(ref);
     const now = this.clock.nowMs();
-    const { tenant } = await this.store.tenants.ensure(tenantId, now);
+    const existing = (await this.store.tenants.get(ref)) ?? (await this.store.tenants.getByName(ref));
+    const { tenant } = existing
+      ? { tenant: existing }
+      : await this.store.tenants.ensure(ref === defaultTenantName ? newId() : ref, now, ref).catch(async (error: unknown) => {
+          // Another process created it meanwhile (by name, under another id): take that one.
+          const raced = await this.store.tenants.getByName(ref);
+          if (raced) return { tenant: raced };
+          throw error;
+        });
+    const tenantId = tenant.id;
     for (const name of systemIndexNames) {
       if (await this.store.indexes.getByName(tenantId, name)) continue;
       const index: IndexRecord = {

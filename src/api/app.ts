@@ -3,10 +3,12 @@ import swagger from '@fastify/swagger';
 import type { Logger as PinoLogger } from 'pino';
 import { NotFoundError, newId } from '../core/index.js';
 import type { Services } from '../admin/index.js';
+import type { ApiCompat } from '../config/index.js';
 import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';
 import { answerClientError, answerFrameworkError, maxPathParamLength } from './framework-errors.js';
 import { acceptEmptyJsonBodies } from './json-body.js';
+import { resolveTenantReferences } from './tenant-references.js';
 import { buildRequestValidator } from './request-validator.js';
 import { ApiMetrics } from './metrics.js';
 import { RouteMethods } from './route-methods.js';
@@ -20,6 +22,8 @@ import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
 import { registerDetectionRuleYamlRoutes } from './routes/detection-rule-yaml-routes.js';
 import { registerEventSinkRoutes } from './routes/event-sink-routes.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
+import { registerInfoRoutes } from './routes/info-routes.js';
+import { registerLookupTableRoutes } from './routes/lookup-table-routes.js';
 import { registerIngestRoutes } from './routes/ingest-routes.js';
 import { registerQueryRoutes } from './routes/query-routes.js';
 import { registerRepositorySyncRoutes } from './routes/repository-sync-routes.js';
@@ -40,6 +44,8 @@ export interface ApiOptions {
   readonly version: string;
   /** The metrics registry to serve on /metrics; one is made when absent. */
   readonly metrics?: ApiMetrics;
+  /** Whose names responses use (config `api_compat`); default `vigil`. */
+  readonly apiCompat?: ApiCompat;
 }
 
 /** Builds the HTTP API (not yet listening). Routes are testable in process with `app.inject`. */
@@ -58,6 +64,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
   const metrics = options.metrics ?? new ApiMetrics();
+  const compat = options.apiCompat ?? 'vigil';
 
   await app.register(swagger, {
     openapi: {
@@ -104,19 +111,23 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   await app.register(async (v1) => {
     // onRequest, not preHandler: authentication comes before body parsing and schema validation.
     v1.addHook('onRequest', requireApiKey(options.services.keys));
+    // preHandler: after list routes read a GET's JSON body (list-request.ts), before any handler.
+    v1.addHook('preHandler', resolveTenantReferences(options.services.tenants));
     registerMeRoutes(v1, options.services.tenants);
     registerApiKeyRoutes(v1, options.services.keys);
     registerIndexRoutes(v1, options.services.indexes, options.services.insights);
-    registerDetectionRuleRoutes(v1, options.services.rules);
+    registerDetectionRuleRoutes(v1, options.services.rules, options.maxJsonBodyBytes);
     registerDetectionRuleYamlRoutes(v1, options.services.ruleFiles);
     if (options.services.previews) registerRulePreviewRoutes(v1, options.services.previews);
-    registerEventSinkRoutes(v1, options.services.sinks, options.services.sinkTests);
+    registerEventSinkRoutes(v1, options.services.sinks, { compat, maxJsonBodyBytes: options.maxJsonBodyBytes, tests: options.services.sinkTests });
     registerAlertRoutes(v1, options.services.alerts);
     registerSyncSourceRoutes(v1, options.services.syncSources);
-    if (options.services.repositorySync) registerRepositorySyncRoutes(v1, options.services.repositorySync);
+    registerInfoRoutes(v1, options.services.queryCapacity);
+    registerLookupTableRoutes(v1, options.services.lookupTables, options.services.tenants);
+    if (options.services.repositorySync) registerRepositorySyncRoutes(v1, options.services.repositorySync, options.services.tenants);
     if (options.services.ingest) registerIngestRoutes(v1, options.services.ingest, metrics, options.maxIngestBytes);
     if (options.services.search) {
-      registerQueryRoutes(v1, options.services.search);
+      registerQueryRoutes(v1, options.services.search, compat);
       registerDiscoveryRoutes(v1, options.services.search);
     }
   });

@@ -34,7 +34,9 @@ export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
 
 /** Throws 403 unless the request's key holds the tenant it names. */
 export function assertTenantAccess(request: FastifyRequest, tenantId: string): void {
-  if (!keyHoldsTenant(apiKeyOf(request), tenantId)) throw new ForbiddenError(`this api key has no access to tenant ${JSON.stringify(tenantId)}`);
+  if (keyHoldsTenant(apiKeyOf(request), tenantId)) return;
+  const name = request.tenantNames?.get(tenantId);
+  throw new ForbiddenError(`this api key has no access to tenant ${JSON.stringify(name ?? tenantId)}${name === undefined ? '' : ` (tenant_id ${tenantId})`}`);
 }
 
 /** The audit actor of an authenticated request. */

@@ -87,9 +87,11 @@ export const defaultedRuleFields = {
   alert_template: Type.Optional(Nullable(AlertTemplateInput)),
 };
 
+const TenantIdField = Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An id or a name (default); required unless the key holds one tenant' }));
+
 export const DetectionRuleCreateBody = Type.Object(
   {
-    tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
+    tenant_id: TenantIdField,
     name: ruleFields.name,
     description: ruleFields.description,
     time_range_s: ruleFields.time_range_s,
@@ -137,7 +139,7 @@ export const DetectionRuleObject = Type.Object(
     dedup_window_s: NullableScalar<number>('integer'),
     enabled_state_override: Type.Optional(NullableEnabledState('Get, list and update responses')),
     enabled_state_synced: Type.Optional(NullableEnabledState('Get, list and update responses')),
-    enabled: Type.Optional(Type.Boolean({ description: 'Create response only: true when the rule runs (Active or Staging)' })),
+    enabled: Type.Optional(Type.Boolean({ description: 'True when the rule runs (Active or Staging)' })),
     enabled_override: Type.Optional(NullableScalar<boolean>('boolean', { description: 'Create response only: null (a new rule is not synced)' })),
     severity: Severity,
     alert_template: Nullable(AlertTemplateObject),
@@ -158,7 +160,7 @@ export type DetectionRuleObject = Static<typeof DetectionRuleObject>;
 const listQuery = (max: number) =>
   Type.Object(
     {
-      tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
+      tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Required unless the key holds one tenant (or the JSON body gives it)' })),
       'pagination[page_size]': Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: 50 })),
       'pagination[page_token]': Type.Optional(Type.String({ maxLength: 2000 })),
     },
@@ -209,7 +211,7 @@ export const EventSinkArgs = Type.Object(
 
 export const EventSinkCreateBody = Type.Object(
   {
-    tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
+    tenant_id: TenantIdField,
     name: Type.String({ maxLength: 256 }),
     description: Type.String({ maxLength: 10_000 }),
     event_sink_args: EventSinkArgs,
@@ -235,10 +237,14 @@ export const EventSinkObject = Type.Object(
     tenant_id: Type.String(),
     name: Type.String(),
     description: Type.String(),
-    event_sink_type: StringEnum(eventSinkTypes),
+    event_sink_type: StringEnum([...eventSinkTypes, 'Slack', 'PagerDuty'], { description: 'Slack and PagerDuty (for Chat and Pager) when the server answers with published names (api_compat: scanner)' }),
     configuration: Type.Object(
       {
         Chat: Type.Optional(Type.Object({ channel_id: Type.Optional(Type.String()), channel: Type.Optional(Type.String()), chat_integration_id: Type.String() })),
+        Slack: Type.Optional(
+          Type.Object({ channel_id: Type.String(), channel_name: Type.String({ description: 'The channel name given, else its id' }), slack_integration_id: Type.String() }, { description: 'api_compat: scanner' }),
+        ),
+        PagerDuty: Type.Optional(Type.Object({ integration_key: Type.String({ description: 'Masked' }) }, { description: 'api_compat: scanner' })),
         Webhook: Type.Optional(
           Type.Object({
             url: Type.String(),
@@ -250,6 +256,7 @@ export const EventSinkObject = Type.Object(
       },
       { description: 'Keyed by the variant name; secrets are never returned' },
     ),
+    integration_id: Type.Optional(Type.String({ description: 'api_compat: scanner: the chat integration of a Slack sink' })),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -1,5 +1,5 @@
 import AjvCompiler from '@fastify/ajv-compiler';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySchema } from 'fastify';
 
 /** Ajv options shared by every part of a request. */
 const sharedOptions = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
@@ -17,5 +17,45 @@ export function buildRequestValidator(externalSchemas: Record<string, unknown>):
   const text = fromPool(schemas, { customOptions: { ...sharedOptions, coerceTypes: 'array' } });
   const json = fromPool(schemas, { customOptions: { ...sharedOptions, coerceTypes: false } });
   // The pool's compilers take the whole route definition (their typings say the schema alone).
-  return (route) => (route.httpPart === 'body' ? json(route as never) : text(route as never));
+  return ((route: { httpPart?: string; schema?: unknown }) => {
+    if (route.httpPart === 'body') return json(route as never);
+    const validate = text(route as never) as unknown as Validate;
+    return route.httpPart === 'querystring' ? withBooleanSpellings(validate, booleanParameters(route.schema as FastifySchema | undefined)) : validate;
+  }) as unknown as FastifySchemaCompiler<unknown>;
+}
+
+/** A compiled validator as Fastify calls it: a result, and its problems in `errors`. */
+type Validate = ((data: unknown) => unknown) & { errors?: unknown };
+
+// Python's requests writes a boolean parameter as `True`/`False`; others write 1/0.
+const booleanSpellings: Readonly<Record<string, string>> = { true: 'true', True: 'true', TRUE: 'true', '1': 'true', false: 'false', False: 'false', FALSE: 'false', '0': 'false' };
+
+/** The query parameters a schema types as booleans. */
+function booleanParameters(schema: FastifySchema | undefined): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'boolean')
+    .map(([name]) => name);
+}
+
+/**
+ * A query string validator that first reads each boolean parameter's spellings
+ * (`true/false/True/False/1/0`, docs/compatibility.md) as `true`/`false`, which Ajv then coerces.
+ */
+function withBooleanSpellings(validate: Validate, names: readonly string[]): Validate {
+  if (names.length === 0) return validate;
+  const check = validate;
+  const wrapped: Validate = (data: unknown) => {
+    if (data !== null && typeof data === 'object') {
+      const query = data as Record<string, unknown>;
+      for (const name of names) {
+        const value = query[name];
+        if (typeof value === 'string' && booleanSpellings[value] !== undefined) query[name] = booleanSpellings[value];
+      }
+    }
+    const result = check(data);
+    wrapped.errors = check.errors;
+    return result;
+  };
+  return wrapped;
 }

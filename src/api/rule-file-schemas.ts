@@ -46,7 +46,10 @@ export const RuleTestResultObject = Type.Object({
 
 export const RunTestsResponse = Type.Object({
   status: Type.Union([Type.Literal('Passed'), Type.Literal('TestsFailed')]),
-  results: Type.Array(RuleTestResultObject),
+  results: Type.Record(Type.String(), Type.Union([Type.Literal('Passed'), Type.Literal('Failed')]), {
+    description: "Each test's name and outcome, as the published CLI reads them (a name given twice is Failed if either failed)",
+  }),
+  tests: Type.Array(RuleTestResultObject, { description: 'Every test in file order, with what the query returned in its window' }),
   warning: nullableString(),
 });
 

@@ -41,6 +41,12 @@ export type IndexObject = Static<typeof IndexObject>;
 
 export const TenantQuery = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
+/** A query string that may only narrow the tenants a request looks in. */
+export const TenantOnlyQuery = Type.Object(
+  { tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Look in this tenant only (by default every tenant the key holds)' })) },
+  { additionalProperties: false },
+);
+
 export const IndexListQuery = Type.Object(
   {
     tenant_id: Type.String({ minLength: 1, maxLength: 64 }),
@@ -90,12 +96,24 @@ export const errorResponses = {
   404: Type.Ref(ErrorBody),
 };
 
+/** A row's `row_id` given back as a paging cursor (the published SDK's LogEventId). */
+const LogEventId = (description: string) =>
+  Type.Object(
+    {
+      t: Type.String({ maxLength: 24, description: 'Event time in nanoseconds, as row_id.t' }),
+      s: Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLength: 24 })], { description: 'Sequence, as row_id.s' }),
+    },
+    { additionalProperties: false, description: `${description}. null is taken as absent` },
+  );
+
 export const QueryBody = Type.Object(
   {
     tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Required when the key holds several tenants' })),
     query: Type.String({ maxLength: 100_000, description: 'Query text (docs/query-language.md)' }),
-    start_time: Type.String({ maxLength: 64, description: 'RFC 3339, inclusive' }),
-    end_time: Type.String({ maxLength: 64, description: 'RFC 3339, exclusive' }),
+    start_time: Type.Optional(Type.String({ maxLength: 64, description: "RFC 3339, inclusive; default start_leid's time, else the earliest event (null is taken as absent)" })),
+    end_time: Type.Optional(Type.String({ maxLength: 64, description: "RFC 3339, exclusive; default just past end_leid's time, else now (null is taken as absent)" })),
+    start_leid: Type.Optional(LogEventId('Only events after this row (time, then sequence): the cursor of the next page read front to back')),
+    end_leid: Type.Optional(LogEventId('Only events before this row: the cursor of the next page read back to front')),
     max_rows: Type.Optional(Type.Integer({ minimum: 1, maximum: adhocLimits.maxMaxRows, description: 'Default 1000; aggregations ignore it' })),
     max_bytes: Type.Optional(Type.Integer({ minimum: adhocLimits.minMaxBytes, maximum: adhocLimits.maxMaxBytes, description: 'Bound of the in-memory table; default 128 MiB' })),
     scan_back_to_front: Type.Optional(Type.Boolean({ description: 'Default true: the latest events in range' })),

@@ -57,7 +57,7 @@ export async function testOverHttp(target: ServerTarget, file: RuleFileOnDisk): 
     const { status, body } = await post(target, '/v1/detection_rule_yaml/run_tests', file.text);
     if (status === 400) return { path: file.path, status: 'Invalid', error: invalidText(body) };
     if (status !== 200) return failed(file, target, status, body);
-    const tests = ((body.results as WireTest[] | undefined) ?? []).map(testOf);
+    const tests = ((body.tests as WireTest[] | undefined) ?? []).map(testOf);
     return {
       path: file.path,
       status: body.status === 'Passed' ? 'Passed' : 'TestsFailed',

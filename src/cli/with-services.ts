@@ -10,8 +10,20 @@ export async function withStoreServices<T>(
 ): Promise<T> {
   const opened = await ctx.openServices(ctx.loadConfig(overridesOf(options)), false, open);
   try {
+    await resolveTenantOption(opened.services, options);
     return await work(opened.services);
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * Reads a `--tenant` that names a tenant (`default`, whose id is a UUID) as that tenant's id, in
+ * the command's own options object, so every service the command calls gets the id. A tenant
+ * not found by id or name stays as given (commands that create data create it under that id).
+ */
+export async function resolveTenantOption(services: Services, options: object): Promise<void> {
+  const holder = options as { tenant?: unknown };
+  if (typeof holder.tenant === 'string') holder.tenant = await services.tenants.resolve(holder.tenant);
+  else if (Array.isArray(holder.tenant)) holder.tenant = await Promise.all(holder.tenant.map((t: unknown) => (typeof t === 'string' ? services.tenants.resolve(t) : t)));
 }

@@ -72,6 +72,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('answers with the interface names unless api_compat says scanner, from the variable or the file', () => {
+    expect(loadConfig({}, {}, cwd).http.apiCompat).toBe('vigil');
+    expect(loadConfig({}, { VIGIL_API_COMPAT: 'scanner' }, cwd).http.apiCompat).toBe('scanner');
+    expect(() => loadConfig({}, { VIGIL_API_COMPAT: 'Scanner' }, cwd)).toThrow('VIGIL_API_COMPAT: VIGIL_API_COMPAT must be one of vigil, scanner, got "Scanner"');
+    writeFileSync(join(cwd, 'vigil.config.json'), JSON.stringify({ api_compat: 'scanner' }));
+    try {
+      expect(loadConfig({}, {}, cwd).http.apiCompat).toBe('scanner');
+      expect(loadConfig({}, { VIGIL_API_COMPAT: 'vigil' }, cwd).http.apiCompat).toBe('vigil');
+    } finally {
+      rmSync(join(cwd, 'vigil.config.json'));
+    }
+  });
+
   it('knows every key the README documents', () => {
     const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
     const documented = [...readme.matchAll(/^\|[^|]*\| `([a-z_]+)` \|/gm)].map((m) => m[1]);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closestName, ConfigError, errorDiagnostic, secretsKeyBytes, type Diagnostic } from '../core/index.js';
 import { isSecretsKeyText } from './secrets-key.js';
-import type { SecretsKeySource, VigilConfig } from './vigil-config.js';
+import { apiCompatModes, type ApiCompat, type SecretsKeySource, type VigilConfig } from './vigil-config.js';
 
 /** Values given on the command line; they win over the environment and the file. */
 export interface ConfigOverrides {
@@ -27,7 +27,7 @@ export const configFileKeys: readonly string[] = [
   'secrets_key', 'secrets_key_file', 'maintenance_interval_s',
   'detection_settle_delay_s', 'detection_catch_up_horizon_s', 'detection_max_concurrent_runs', 'detection_window_batch_size',
   'detection_rule_timeout_s', 'detection_max_rows', 'delivery_concurrency', 'delivery_per_sink_concurrency',
-  'delivery_timeout_s', 'delivery_give_up_s', 'chat_api_url', 'pager_api_url',
+  'delivery_timeout_s', 'delivery_give_up_s', 'chat_api_url', 'pager_api_url', 'api_compat',
 ];
 
 /**
@@ -61,6 +61,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     http: {
       maxIngestBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_INGEST_BYTES', problems), int(file, 'max_ingest_bytes', problems), 256 * 1024 * 1024),
       maxJsonBodyBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_JSON_BODY_BYTES', problems), int(file, 'max_json_body_bytes', problems), 1024 * 1024),
+      apiCompat: apiCompatSetting(env, file, problems),
     },
     ingest: {
       batchRows: pick(undefined, intFromEnv(env, 'VIGIL_INGEST_BATCH_ROWS', problems), int(file, 'ingest_batch_rows', problems), 50_000),
@@ -137,6 +138,15 @@ function portSetting(flag: string | undefined, env: Env, file: Record<string, un
   if (problems.length > before) return 8080; // already reported: not a whole number
   if (value !== undefined && (value < 0 || value > 65535)) problems.push(errorDiagnostic('invalid_port', `${source} must be a port from 0 to 65535, got ${value}`, { field: source }));
   return value ?? 8080;
+}
+
+// `vigil` or `scanner`, from VIGIL_API_COMPAT or the file key; another value is a problem naming both.
+function apiCompatSetting(env: Env, file: Record<string, unknown>, problems: Diagnostic[]): ApiCompat {
+  const [source, value] = strFromEnv(env, 'VIGIL_API_COMPAT') !== undefined ? ['VIGIL_API_COMPAT', strFromEnv(env, 'VIGIL_API_COMPAT')] : ['api_compat', str(file, 'api_compat', problems)];
+  if (value === undefined) return 'vigil';
+  if ((apiCompatModes as readonly string[]).includes(value)) return value as ApiCompat;
+  problems.push(errorDiagnostic('invalid_api_compat', `${source} must be one of ${apiCompatModes.join(', ')}, got ${JSON.stringify(value)}`, { field: source }));
+  return 'vigil';
 }
 
 function secretsKeySource(env: Env, file: Record<string, unknown>, dataDir: string, cwd: string, problems: Diagnostic[]): SecretsKeySource {

@@ -58,7 +58,19 @@ export interface HttpConfig {
   readonly maxIngestBytes: number;
   /** Largest JSON body of any other endpoint. */
   readonly maxJsonBodyBytes: number;
+  /**
+   * Whose names responses use (docs/compatibility.md): `vigil` (default) answers with the
+   * interface's words (`Chat`, `Pager`, `@svc`); `scanner` with the published product's
+   * (`Slack`, `PagerDuty`, `@scanner`) and its SDK's row shape, so that SDK's models parse.
+   * Requests are read in either spelling whatever this says.
+   */
+  readonly apiCompat: ApiCompat;
 }
+
+/** The names an API answers with: see HttpConfig.apiCompat. */
+export type ApiCompat = 'vigil' | 'scanner';
+
+export const apiCompatModes: readonly ApiCompat[] = ['vigil', 'scanner'];
 
 export interface IngestConfig {
   /** Rows per engine insert; larger batches make fewer, larger parts. */

@@ -10,7 +10,7 @@
 export { severities, severityInputs } from './severity.js';
 export { enabledStates, effectiveState, isEnabled } from './enabled-state.js';
 export type { AlertTemplateInput } from './alert-template.js';
-export { checkRuleQuery, indexesNamedIn } from './rule-query-check.js';
+export { checkRuleQuery, indexesNamedIn, lookupTablesNamedIn } from './rule-query-check.js';
 export { checkRuleFields, checkRequiredRuleFields, ruleFieldNames, type RuleFieldsInput } from './rule-input.js';
 export { EventSinkArgsChecker, eventSinkTypes, type EventSinkArgsInput, type SinkSecrets } from './event-sink-args.js';
 export type { QueryRows, ResultRow, RunQuery, WindowQuery } from './run-query.js';

@@ -33,6 +33,8 @@ describe('renderTemplateValue (detections.md E9)', () => {
     ['{{results_table.rows[0].@scnr.datetime}}', '2026-11-21T11:56:00.000000000Z'],
     ['{{userIdentity.arn}} from {{sourceIPAddress}}', 'arn:aws:iam::1:user/a from 203.0.113.7'],
     ['{{@scnr.datetime}}', '2026-11-21T11:56:00.000000000Z'],
+    ['{{@scanner.datetime}}', '2026-11-21T11:56:00.000000000Z'],
+    ['{{results_table.rows[0].@scanner.datetime}}', '2026-11-21T11:56:00.000000000Z'],
   ])('%s renders %j', (template, expected) => {
     expect(renderTemplateValue(template, alert)).toBe(expected);
   });

@@ -58,6 +58,14 @@ export function rowIdentityPlan(queryText: string): RowIdentityPlan {
           if (plan.columns.some((c) => assigned.includes(c))) plan = { kind: 'row' };
         }
         break;
+      case 'lookup':
+        // Like eval: written columns that the identity reads change it (all of a table's columns
+        // when the command does not list its outputs: not known here, so the row decides).
+        if (plan.kind === 'columns') {
+          const written = command.outputs?.map((o) => plainColumnName(o.alias ?? o.column));
+          if (written === undefined || plan.columns.some((c) => written.includes(c))) plan = { kind: 'row' };
+        }
+        break;
       case 'where':
       case 'head':
       case 'tail':

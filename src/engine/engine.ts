@@ -191,6 +191,13 @@ export interface Engine {
   indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]>;
   /** Deletes the events of an index older than the cutoff (retention). */
   deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void>;
+  /**
+   * Writes a lookup table's rows (cells in file order) under a version; queries read the version
+   * the store names (lookup-rows.ts). Durable when it resolves.
+   */
+  writeLookupRows(tenant: string, tableId: string, version: string, rows: readonly (readonly string[])[]): Promise<void>;
+  /** Deletes a lookup table's rows: every version but `keep`, or all of them. */
+  deleteLookupRows(tenant: string, tableId: string, keep?: string): Promise<void>;
   /** Disk usage of the events table, for benchmarks and metrics. */
   storageStats(): Promise<EngineStorageStats>;
   /** Forces pending merges so storage figures settle (benchmarks, tests). */

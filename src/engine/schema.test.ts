@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSchemaStatements, createVersionTableStatement, schemaMigrations, schemaVersion } from './schema.js';
 
 describe('schema template', () => {
-  it('renders the single-node schema: version table, logs, catalog, then the view that fills it', () => {
+  it('renders the single-node schema: version table, logs, catalog, then the view that fills it, and the lookup rows', () => {
     const statements = createSchemaStatements();
     expect(statements.map((s) => /^CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS (\w+) /.exec(s)?.[1])).toEqual([
       'vigil_schema',
@@ -12,6 +12,7 @@ describe('schema template', () => {
       'event_minutes',
       'event_minutes_mv',
       'time_extents',
+      'lookup_rows',
     ]);
     expect(statements.join('\n')).not.toMatch(/\{\{|ON CLUSTER|Replicated/);
     expect(statements[1]).toContain('ENGINE = MergeTree\n');
@@ -28,7 +29,8 @@ describe('schema template', () => {
     for (const statement of cluster) expect(statement).toMatch(/^CREATE [A-Z ]+ IF NOT EXISTS \w+ ON CLUSTER `events` /);
     expect(cluster[1]).toContain('ENGINE = ReplicatedMergeTree\n');
     expect(cluster[2]).toContain('ENGINE = ReplicatedSummingMergeTree\n');
-    expect(cluster.at(-1)).toContain('ENGINE = ReplicatedAggregatingMergeTree\n');
+    expect(cluster.at(-2)).toContain('ENGINE = ReplicatedAggregatingMergeTree\n');
+    expect(cluster.at(-1)).toContain('ENGINE = ReplicatedMergeTree\n');
     // Apart from the placeholders, the statements are identical.
     const normalize = (s: string) => s.replace(' ON CLUSTER `events`', '').replace(/Replicated/g, '');
     expect(cluster.map(normalize)).toEqual(single);

@@ -3,6 +3,7 @@
  * (ON CLUSTER, Replicated engines, later Distributed tables over `*_local`) cannot drift apart.
  */
 import { searchWordsExpression, sqlIdentifier } from '../core/index.js';
+import { lookupRowsTable } from './lookup-rows.js';
 
 /** Table engine family: plain for one node (chDB, a single server), Replicated for a cluster. */
 export type SchemaEngine = 'MergeTree' | 'ReplicatedMergeTree';
@@ -15,7 +16,7 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 8;
+export const schemaVersion = 9;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
 // - min_level_for_wide_part = 1: a wide part opens one compression stream per JSON sub-column
@@ -142,6 +143,7 @@ GROUP BY tenant, idx, day, path, type`,
   eventMinutesTable,
   eventMinutesView,
   timeExtentsTable,
+  lookupRowsTable,
 ] as const;
 
 /** Renders the schema DDL, in creation order (the version table first). */
@@ -237,5 +239,7 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     // v8 compresses raw with LZ4 (rawColumn). A codec change only, like v5 and v6: stored parts
     // keep ZSTD until merged.
     { version: 8, statements: [render(`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`, options)] },
+    // v9 holds the rows of lookup tables (lookup-rows.ts).
+    { version: 9, statements: [render(lookupRowsTable, options)] },
   ];
 }

@@ -18,6 +18,7 @@ import type {
 import type { SchemaOptions } from './schema.js';
 import { parseJsonCompactResult, queryResultFormat } from './json-format-result.js';
 import { TableOperations } from './table-operations.js';
+import { deleteLookupRows, insertLookupRows } from './lookup-rows.js';
 import { joinSpans } from './time-extents.js';
 import type { TimeSpanCache } from './time-span-cache.js';
 
@@ -88,6 +89,15 @@ export abstract class TableBackedEngine implements Engine {
 
   init(): Promise<void> {
     return this.tables.init();
+  }
+
+  async writeLookupRows(tenant: string, tableId: string, version: string, rows: readonly (readonly string[])[]): Promise<void> {
+    // As written: `exec` appends a SETTINGS clause, which after VALUES would be read as data.
+    for (const statement of insertLookupRows(tenant, tableId, version, rows)) await this.execDdl(statement);
+  }
+
+  deleteLookupRows(tenant: string, tableId: string, keep?: string): Promise<void> {
+    return this.exec(deleteLookupRows(tenant, tableId, keep));
   }
 
   encodeEventRow(row: EventRowInput): string {

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/index.js';
+import { isUnderNamespace, systemNamespace, systemNamespaceAliases, type Clock } from '../core/index.js';
 import { flattenEvent, flattenEventInto, setPath, type FlatEvent, type FlatValue } from './flatten-event.js';
 import { pickEventTime } from './pick-event-time.js';
 import { valuesText } from './values-text.js';
@@ -104,30 +104,24 @@ function withoutReservedPaths(event: Record<string, unknown>, flat: FlatEvent): 
 
 /**
  * System columns (query-language D4) are computed from the row, never taken from the event: a
- * user value under `@svc.*`, `@scnr.*` (its alias), `@index`, `@index_id` or
+ * user value under `@svc.*`, `@scnr.*` and `@scanner.*` (its aliases), `@index`, `@index_id` or
  * `%ingest.source_type` would shadow them, so it stays in the raw text but gets no column.
  */
 export function isReservedPath(path: string): boolean {
   const c = path.charCodeAt(0);
   if (c === 64) {
     return (
-      underNamespace(path, '@svc') || underNamespace(path, '@scnr') || path === '@index' || path === '@index_id'
+      isUnderNamespace(path, systemNamespace) || systemNamespaceAliases.some((alias) => isUnderNamespace(path, alias)) || path === '@index' || path === '@index_id'
     );
   }
   return c === 37 && path === '%ingest.source_type';
-}
-
-function underNamespace(path: string, ns: string): boolean {
-  if (!path.startsWith(ns)) return false;
-  const next = path.charCodeAt(ns.length);
-  return Number.isNaN(next) || next === 46 || next === 91;
 }
 
 /** Cheap pre-check on top-level keys, so ordinary events (even with `@timestamp`) skip filtering. */
 function hasReservedTopKey(event: Record<string, unknown>): boolean {
   for (const key in event) {
     const c = key.charCodeAt(0);
-    if (c === 64 && (key.startsWith('@svc') || key.startsWith('@scnr') || key.startsWith('@index'))) return true;
+    if (c === 64 && (key.startsWith('@svc') || key.startsWith('@scnr') || key.startsWith('@scanner') || key.startsWith('@index'))) return true;
     if (c === 37 && key.startsWith('%ingest')) return true;
   }
   return false;

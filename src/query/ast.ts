@@ -169,7 +169,8 @@ export type Command =
   | TableCommand
   | RenameCommand
   | HeadCommand
-  | TailCommand;
+  | TailCommand
+  | LookupCommand;
 
 export type AggregationFunction = 'count' | 'countdistinct' | 'max' | 'min' | 'avg' | 'sum' | 'percentile' | 'var';
 
@@ -275,6 +276,36 @@ export interface HeadCommand {
 export interface TailCommand {
   readonly kind: 'tail';
   readonly count: NumberValue | null;
+  readonly span: Span;
+}
+
+/**
+ * `lookup TABLE KEY [as FIELD] [output COL [as NAME], ...]` (docs/query-language.md, "Lookup
+ * tables"): each row takes the output columns of the first row of the tenant's lookup table
+ * `TABLE` whose column `KEY` holds the text of the row's `FIELD` (default: a column named `KEY`).
+ * `outputs` null means every column of the table but `KEY`.
+ */
+export interface LookupCommand {
+  readonly kind: 'lookup';
+  readonly table: LookupTableRef;
+  readonly key: ColumnName;
+  readonly field: ColumnName | null;
+  readonly outputs: readonly LookupOutput[] | null;
+  readonly span: Span;
+}
+
+/** A lookup table as a query names it: by its name (bare, or quoted when it must be). */
+export interface LookupTableRef {
+  readonly kind: 'lookupTable';
+  readonly name: string;
+  readonly span: Span;
+}
+
+/** One output column: a column of the lookup table, written to the row as itself or as `alias`. */
+export interface LookupOutput {
+  readonly kind: 'lookupOutput';
+  readonly column: ColumnName;
+  readonly alias: ColumnName | null;
   readonly span: Span;
 }
 

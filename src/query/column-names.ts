@@ -1,16 +1,19 @@
 /**
  * Column names as the language means them: aliases of system columns (D1) and name wildcards (D16).
  */
+import { canonicalSystemName } from '../core/index.js';
 import type { ColumnName } from './ast.js';
 
 /** The system columns every event carries (D4); free text never searches them (D13). */
 export const systemColumns = ['@svc.datetime', '@svc.time_ns', '@svc.source_type', '@index', '@index_id'] as const;
 
-/** Resolves the aliases of D1: `@scnr.x` is `@svc.x`, `%ingest.source_type` is `@svc.source_type`. */
+/**
+ * Resolves the aliases of D1: `@scnr.x` (and the published product's `@scanner.x`) is `@svc.x`,
+ * `%ingest.source_type` is `@svc.source_type`.
+ */
 export function canonicalColumn(name: string): string {
   if (name === '%ingest.source_type') return '@svc.source_type';
-  if (name.startsWith('@scnr.') || name.startsWith('@scnr[')) return '@svc' + name.slice('@scnr'.length);
-  return name;
+  return canonicalSystemName(name);
 }
 
 /** True for `@svc.*`, `@index` and `@index_id`: columns computed from the row, not stored values. */
@@ -39,7 +42,7 @@ export function columnNameMatcher(column: ColumnName): (name: string) => boolean
   if (plain !== null) return (name) => name === plain;
   let source = '^';
   column.parts.forEach((part, i) => {
-    // an alias prefix (`@scnr.*`) matches the canonical names it stands for
+    // an alias prefix (`@scnr.*`, `@scanner.*`) matches the canonical names it stands for
     const text = part.kind === 'text' ? (i === 0 ? canonicalColumn(part.text) : part.text) : '';
     if (part.kind === 'text') source += text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     else if (part.kind === 'star') source += '[^.\\[\\]]*';

@@ -42,6 +42,8 @@ export { compileEventBatch, compileEventFilter, type CompiledEventBatch, type Ev
 export { compileWindowedQuery, rowWisePrefix, windowIndexColumn, type WindowSeries, type WindowedOptions } from './compiler/compile-windowed-query.js';
 export { compileRowHistogram, type CompiledRowHistogram, type RowHistogramOptions } from './compiler/compile-row-histogram.js';
 export { narrowsByTextIndex } from './compiler/compile-prefilter.js';
+export type { RowPosition } from './compiler/row-bounds.js';
+export type { LookupTableInfo } from './lookup-outputs.js';
 export type { PredicatePlan } from './compiler/compile-filter.js';
 export type { RawColumnOp, TableColumn } from './compiler/sql-env.js';
 export { prettySql } from './compiler/pretty-sql.js';

@@ -3,7 +3,8 @@
  * and the evaluator so that all three name result columns the same way.
  */
 import { assertNever } from '../core/index.js';
-import type { AggregationCall, Command, StatsAggregation } from './ast.js';
+import type { AggregationCall, Command, LookupCommand, StatsAggregation } from './ast.js';
+import { lookupOutputs } from './lookup-outputs.js';
 import { plainColumnName } from './column-names.js';
 import { printAggregationCall } from './printer.js';
 
@@ -36,8 +37,9 @@ export function statsColumnName(item: StatsAggregation): string {
 /**
  * The column list after `command`, given the list before it (`null` while the table holds raw
  * events, whose columns are open-ended). Returns null when the table still holds raw events.
+ * `lookupColumns` gives the columns of a lookup command's table (its outputs may be all of them).
  */
-export function outputColumns(command: Command, before: readonly string[] | null): string[] | null {
+export function outputColumns(command: Command, before: readonly string[] | null, lookupColumns: (command: LookupCommand) => readonly string[] = () => []): string[] | null {
   switch (command.kind) {
     case 'aggregate':
       return aggregateColumns(command.call);
@@ -71,6 +73,12 @@ export function outputColumns(command: Command, before: readonly string[] | null
         if (at === -1 || position === -1) columns.push(to);
         else columns[position] = to;
       }
+      return columns;
+    }
+    case 'lookup': {
+      if (before === null) return null;
+      const columns = [...before];
+      for (const output of lookupOutputs(command, lookupColumns(command))) appendUnique(columns, output.name);
       return columns;
     }
     case 'where':

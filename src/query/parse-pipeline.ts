@@ -3,6 +3,7 @@ import { closestName } from '../core/index.js';
 import { isAggregationFunction, parseAggregationCall, parseStats } from './parse-aggregation.js';
 import { atListEnd, parseColumnList, parseColumnName } from './parse-column-name.js';
 import { parseFilter } from './parse-filter.js';
+import { parseLookup } from './parse-lookup.js';
 import { checkExpressionEnd, parseScalarExpr } from './parse-scalar.js';
 import { numberFromToken } from './parse-value.js';
 import type { ParserState } from './parser-state.js';
@@ -10,7 +11,7 @@ import { isKeyword, isSymbol, type Token } from './token.js';
 
 const commandNames = [
   ...['count', 'groupbycount', 'countdistinct', 'stats', 'max', 'min', 'avg', 'sum', 'percentile', 'var'],
-  ...['eval', 'where', 'table', 'rename', 'head', 'tail'],
+  ...['eval', 'where', 'table', 'rename', 'head', 'tail', 'lookup'],
 ];
 
 /** Commands other query languages have, with what to write here instead. */
@@ -66,6 +67,8 @@ function parseCommand(state: ParserState): Command | null {
     }
     case 'eval':
       return parseEval(state, name);
+    case 'lookup':
+      return parseLookup(state, name);
     case 'where': {
       if (state.atStageEnd()) {
         state.errorAtNext("expected a filter after 'where'", 'write where col > 5');

@@ -37,6 +37,21 @@ describe('printQuery', () => {
     );
   });
 
+  it('prints lookup commands that parse back to the same tree, whatever their table, key, field and outputs are called', () => {
+    const lookupTables = [
+      { name: 'bad_ips', columns: ['indicator', 'output', 'as', 'a b'] },
+      { name: 'my table', columns: ['x', 'y'] },
+      { name: '2fa-users', columns: ['user'] },
+    ];
+    fc.assert(
+      fc.property(arbitraryQuery({ pipeline: ['lookup', 'eval', 'where'], lookupTables, columns: ['ip', 'output', 'as', 'user', '@scanner.x'] }), (query) => {
+        const text = printQuery(query);
+        expect(stripSpans(reparse(text)), text).toEqual(stripSpans(query));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('is idempotent: printing a parsed canonical text gives the same text', () => {
     fc.assert(
       fc.property(arbitraryQuery(), (query) => {

@@ -1,5 +1,5 @@
 import { assertNever } from '../core/index.js';
-import type { AggregationCall, ColumnName, Command, Filter, IndexTarget, Query, Scalar, StatsItem, ValueExpr } from './ast.js';
+import type { AggregationCall, ColumnName, Command, Filter, IndexTarget, LookupOutput, Query, Scalar, StatsItem, ValueExpr } from './ast.js';
 import { canPrintBareName, printColumn, printDoubleQuoted, printPlainText, printScalarString, printValue, type NameContext } from './print-literal.js';
 
 /**
@@ -147,6 +147,13 @@ function printCommand(command: Command): string {
     case 'head':
     case 'tail':
       return command.count ? `${command.kind} ${command.count.text}` : command.kind;
+    case 'lookup': {
+      const table = printPlainText(command.table.name);
+      const field = command.field ? ` as ${printColumn(command.field, 'pipeline')}` : '';
+      const output = (o: LookupOutput): string => (o.alias ? `${printColumn(o.column, 'pipeline')} as ${printColumn(o.alias, 'pipeline')}` : printColumn(o.column, 'pipeline'));
+      const outputs = command.outputs ? ` output ${command.outputs.map(output).join(', ')}` : '';
+      return `lookup ${table} ${printColumn(command.key, 'pipeline')}${field}${outputs}`;
+    }
     default:
       return assertNever(command, 'command');
   }

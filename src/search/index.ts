@@ -4,7 +4,7 @@
  * rows. Imports core, query, engine and ingest (its flattening, to rebuild returned events); the
  * HTTP and CLI layers call it.
  */
-export { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
+export { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody, type LogEventId } from './adhoc-request.js';
 export { fieldValueLimits, type FieldValues } from './field-values.js';
 export { bucketOriginNs, histogramLimits, type BucketPlan } from './histogram-buckets.js';
 export { formatBucketTime, histogramColumns } from './histogram-run.js';
@@ -23,7 +23,8 @@ export {
   type QueryExplanation,
   type QueryResult,
   type RunOptions,
+  type SearchHooks,
   type SearchSettings,
   type TimeRange,
 } from './search-service.js';
-export type { IndexInfo } from '../query/index.js';
+export type { IndexInfo, LookupTableInfo } from '../query/index.js';

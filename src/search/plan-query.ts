@@ -14,6 +14,7 @@ import {
   type CompiledQuery,
   type FieldTypes,
   type IndexInfo,
+  type LookupTableInfo,
   type Query,
 } from '../query/index.js';
 
@@ -34,6 +35,11 @@ export interface QueryRequest {
   readonly useFieldTypes?: boolean;
   /** Compile with parts of words looked up (CompileOptions.partialWords). */
   readonly partialWords?: boolean;
+  /**
+   * The tenant's lookup tables, read only for a query with a `lookup` command. Absent: a query
+   * cannot name any (rule tests, which run apart from every tenant).
+   */
+  readonly lookupTables?: () => Promise<readonly LookupTableInfo[]>;
 }
 
 export interface QueryPlan {
@@ -77,7 +83,8 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
   const typed = request.useFieldTypes === true && (hasAggregation(parsed.query) || hasComparison(parsed.query)) && catalog.typesUsable(request.tenant, fromMs, toMs);
   const fields = typed || needsFieldCatalog(parsed.query) ? await catalog.fields(request.tenant, ids, fromMs, toMs) : noFields;
   const fieldTypes = typed ? fields.types : null;
-  const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths: fields.paths, ...(fieldTypes ? { fieldTypes } : {}) });
+  const lookupTables = request.lookupTables && parsed.query.pipeline.some((c) => c.kind === 'lookup') ? await request.lookupTables() : undefined;
+  const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths: fields.paths, ...(fieldTypes ? { fieldTypes } : {}), ...(lookupTables ? { lookupTables } : {}) });
   if (analysis.analyzed === null) throw withDiagnostics(QueryAnalysisError, analysis.diagnostics);
   const compiled = compileQuery(analysis.analyzed, {
     tenant: request.tenant,

@@ -141,7 +141,7 @@ export class QueryRun extends BackgroundRun {
   /** One statement over part of the range: up to `limit` events in scan order, decoded within the budget. */
   private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number, statement: Partial<SliceStatement> = {}): Promise<DecodedRow[]> {
     const order = this.request.scanBackToFront ? 'desc' : 'asc';
-    const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, order, limit, partialWords: statement.partialWords === true });
+    const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, ...rowBounds(this.request), order, limit, partialWords: statement.partialWords === true });
     const options = { settings: { ...compiled.settings, ...statement.settings }, signal: this.abort.signal };
     const result = await readCompiled(this.deps.engine, compiled, options);
     this.bytesScanned += result.stats.bytesRead;
@@ -197,7 +197,7 @@ export class QueryRun extends BackgroundRun {
     const watch = setInterval(() => void this.readProgress(tag), this.deps.progressIntervalMs ?? 250);
     try {
       const read = async (timeBounded: boolean) => {
-        const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, order, timeBounded, partialWords: true });
+        const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, ...rowBounds(request), order, timeBounded, partialWords: true });
         const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal });
         this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
         return { compiled, result };
@@ -240,6 +240,11 @@ export class QueryRun extends BackgroundRun {
     }
   }
 
+}
+
+/** The cursor bounds of a request (`start_leid`, `end_leid`) as compile options. */
+function rowBounds(request: AdhocQuery): { after?: AdhocQuery['after']; before?: AdhocQuery['before'] } {
+  return { ...(request.after ? { after: request.after } : {}), ...(request.before ? { before: request.before } : {}) };
 }
 
 /** Aggregated tables have no events behind their rows; everything else is events in time order. */

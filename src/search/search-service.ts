@@ -5,7 +5,7 @@
  */
 import { EngineError, ErrorCodes, NotFoundError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
-import type { IndexInfo, PredicatePlan } from '../query/index.js';
+import type { IndexInfo, LookupTableInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
@@ -31,6 +31,14 @@ export interface SearchSettings {
   readonly maxConcurrentPerTenant: number;
   /** An event search whose text index leaves at most this many rows to read runs as one statement, not in slices. */
   readonly selectiveReadRows?: number;
+}
+
+/** What the search service may be told, or ask, beyond its engine and indexes. */
+export interface SearchHooks {
+  /** Told the bytes each ad hoc run scanned once it ends, however it ends (query capacity). */
+  readonly onRunDone?: (tenant: string, bytesScanned: number) => void;
+  /** The tenant's lookup tables, for queries with a `lookup` command; without it they cannot name any. */
+  readonly lookupTablesOf?: (tenant: string) => Promise<readonly LookupTableInfo[]>;
 }
 
 export const defaultSearchSettings: SearchSettings = { blockingTimeoutS: 300, resultTtlS: 600, maxConcurrent: 8, maxConcurrentPerTenant: 4 };
@@ -87,6 +95,7 @@ export class SearchService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: SearchSettings = defaultSearchSettings,
+    private readonly hooks: SearchHooks = {},
   ) {
     this.catalog = new FieldCatalogCache(engine, clock);
     this.admission = new RunAdmission(settings);
@@ -95,7 +104,7 @@ export class SearchService {
   /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
   async start(tenant: string, body: AdhocQueryBody): Promise<string> {
     this.sweep();
-    return this.record(await this.launch(checkAdhocQuery(tenant, body)));
+    return this.record(await this.launch(checkAdhocQuery(tenant, body, this.nowNs())));
   }
 
   /**
@@ -114,7 +123,7 @@ export class SearchService {
     const { range, buckets } = histogramRange(asked, span, maxBuckets);
     this.admission.admit(tenant); // planning awaited: others may have started meanwhile
     const run = new HistogramRun({ tenant, range, buckets }, { engine: this.engine, logger: this.logger }, plan);
-    this.admission.track(run);
+    this.track(run);
     return { qrId: this.record(run), buckets, range };
   }
 
@@ -175,7 +184,7 @@ export class SearchService {
 
   /** `blocking_query`: runs to completion, or is cancelled and answers 504 past the time limit. */
   async blocking(tenant: string, body: AdhocQueryBody, signal?: AbortSignal): Promise<QuerySnapshot> {
-    return this.runToEnd(checkAdhocQuery(tenant, body), signal);
+    return this.runToEnd(checkAdhocQuery(tenant, body, this.nowNs()), signal);
   }
 
   /**
@@ -274,6 +283,12 @@ export class SearchService {
     return run.id;
   }
 
+  /** Counts a started run against the limits, and its scanned bytes for the tenant once it ends (query capacity). */
+  private track(run: BackgroundRun): void {
+    this.admission.track(run);
+    void run.done.then(() => this.hooks.onRunDone?.(run.tenant, run.snapshot().bytesScanned));
+  }
+
   private async launch(asked: AdhocQuery): Promise<QueryRun> {
     // Every ad hoc run starts here (start_query, blocking_query, vigil query): its range is
     // clamped to the span events can have once, for planning and for the run's slices alike.
@@ -283,7 +298,7 @@ export class SearchService {
     this.admission.admit(request.tenant); // planning awaited: others may have started meanwhile
     const { selectiveReadRows } = this.settings;
     const run = new QueryRun(request, { engine: this.engine, logger: this.logger, ...(selectiveReadRows === undefined ? {} : { selectiveReadRows }) }, plan);
-    this.admission.track(run);
+    this.track(run);
     return run;
   }
 
@@ -299,7 +314,13 @@ export class SearchService {
   /** Plans a query with the tenant's indexes and (briefly cached) field catalog. */
   private async plan(tenant: string, text: string, range: TimeRange, options: PlanOptions = {}): Promise<QueryPlan> {
     const indexes = await this.indexesOf(tenant);
-    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...options }, this.catalog);
+    const { lookupTablesOf } = this.hooks;
+    const lookupTables = lookupTablesOf ? { lookupTables: () => lookupTablesOf(tenant) } : {};
+    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...options, ...lookupTables }, this.catalog);
+  }
+
+  private nowNs(): bigint {
+    return BigInt(this.clock.nowMs()) * 1_000_000n;
   }
 
   private sweep(): void {

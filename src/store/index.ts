@@ -11,3 +11,4 @@ export type * from './store.js';
 export { allPages, decodePageToken, encodePageToken, type PageKey } from './page-token.js';
 export type * from './repository-options.js';
 export type * from './sync-source-store.js';
+export type * from './compatibility-store.js';

@@ -2,6 +2,8 @@
 
 export interface TenantRecord {
   readonly id: string;
+  /** Unique among tenants; the id unless the tenant was made under a name (the bootstrap tenant `default`). */
+  readonly name: string;
   readonly createdAt: number;
 }
 

@@ -14,6 +14,8 @@ export type NullableMillisColumn = ColumnType<number | string | null, number | n
 
 export interface TenantsTable {
   id: string;
+  /** What `tenant_id` may also say (0006): the id itself for tenants made by id, `default` for the bootstrap tenant. */
+  name: ColumnType<string | null, string, string>;
   created_at: MillisColumn;
   /** The next unreserved event sequence number. Read through a text cast: it may pass 2^53. */
   next_seq: ColumnType<number | string | bigint, number | undefined, number>;
@@ -213,6 +215,28 @@ export interface SyncSourcesTable {
 }
 
 /** A source's `event_sink_keys` map: one row per (key, sink), in order per key. */
+export interface QueryUsageTable {
+  tenant_id: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  bytes_scanned: ColumnType<number | string | bigint, number, number>;
+}
+
+export interface LookupTablesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  /** JSON array of the header's column names. */
+  columns: string;
+  num_rows: number;
+  size_bytes: MillisColumn;
+  data_version: string;
+  csv: string;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
 export interface SyncSourceSinkKeysTable {
   source_id: string;
   tenant_id: string;
@@ -239,4 +263,6 @@ export interface StoreDatabase {
   detection_outbox: DetectionOutboxTable;
   sync_sources: SyncSourcesTable;
   sync_source_sink_keys: SyncSourceSinkKeysTable;
+  query_usage: QueryUsageTable;
+  lookup_tables: LookupTablesTable;
 }

@@ -21,6 +21,7 @@ import type {
 } from './records.js';
 import type { DetectionRuleChanges, PageOptions } from './repository-options.js';
 import type { SyncSourceRepository } from './sync-source-store.js';
+import type { LookupTableRepository, QueryUsageRepository } from './compatibility-store.js';
 
 export type { DetectionRuleChanges, PageOptions } from './repository-options.js';
 
@@ -42,13 +43,20 @@ export interface Store {
   readonly detectionState: DetectionStateRepository;
   readonly alerts: AlertRepository;
   readonly syncSources: SyncSourceRepository;
+  readonly lookupTables: LookupTableRepository;
+  readonly queryUsage: QueryUsageRepository;
   close(): Promise<void>;
 }
 
 export interface TenantRepository {
-  /** Returns the tenant, creating it when missing. */
-  ensure(id: string, atMs: number): Promise<{ tenant: TenantRecord; created: boolean }>;
+  /**
+   * Returns the tenant, creating it when missing with this name (default: its id); ConflictError
+   * when another tenant has the name.
+   */
+  ensure(id: string, atMs: number, name?: string): Promise<{ tenant: TenantRecord; created: boolean }>;
   get(id: string): Promise<TenantRecord | null>;
+  /** The tenant of this name (docs/compatibility.md: `tenant_id` may give a name), or null. */
+  getByName(name: string): Promise<TenantRecord | null>;
   list(): Promise<TenantRecord[]>;
   /** Reserves `count` consecutive event sequence numbers of the tenant; returns the first. */
   reserveSequence(tenantId: string, count: number): Promise<bigint>;
@@ -128,6 +136,8 @@ export interface DetectionRuleRepository {
   /** The rule with this id whatever its tenant; the caller checks the requester may see that tenant. */
   getAnyTenant(id: string): Promise<DetectionRuleRecord | null>;
   getBySyncKey(tenantId: string, syncKey: string): Promise<DetectionRuleRecord | null>;
+  /** Every tenant's rule with this sync key (at most one per tenant), oldest first; the caller filters the tenants it may see. */
+  listBySyncKeyAnyTenant(syncKey: string): Promise<DetectionRuleRecord[]>;
   /** Rules in creation order (then id), keyset-paginated with opaque stable tokens; without sink ids. */
   list(tenantId: string, options: PageOptions): Promise<Page<DetectionRuleSummary>>;
   /** Every rule of the tenant whose sinks include this one. */

@@ -85,10 +85,11 @@ describe('every field through create, get, list, update, get and delete', () => 
     expect(rule).toEqual({ ...stored, enabled: true, enabled_override: null, event_sink_ids: [sinkB, sinkA] });
     expect(rule).not.toHaveProperty('enabled_state_override');
 
-    const full = { ...stored, id: rule.id, prepared_query_id: rule.prepared_query_id, enabled_state_override: 'Staging', enabled_state_synced: null };
+    // Get, list and update show the state pair, and `enabled` too (the published SDK requires it).
+    const full = { ...stored, id: rule.id, prepared_query_id: rule.prepared_query_id, enabled_state_override: 'Staging', enabled_state_synced: null, enabled: true };
     const got = await h.call('GET', `/v1/detection_rule/${rule.id}`, acme);
     expect(got).toMatchObject({ status: 200, body: { detection_rule: { ...full, event_sink_ids: [sinkB, sinkA] } } });
-    expect(got.body.detection_rule).not.toHaveProperty('enabled');
+    expect(got.body.detection_rule).not.toHaveProperty('enabled_override');
 
     const listed = await h.call('GET', '/v1/detection_rule?tenant_id=acme&pagination[page_size]=1000', acme);
     const item = listed.body.data.detection_rules.find((r: { id: string }) => r.id === rule.id);

@@ -30,7 +30,7 @@ afterAll(async () => h?.close());
 describe('create validation: 400 naming the field', () => {
   const template = (value: string) => ({ alert_template: { info: [{ label: 'x', value }] } });
   it.each<[string, Record<string, unknown>, RegExp]>([
-    ...['tenant_id', 'name', 'description', 'time_range_s', 'run_frequency_s', 'enabled_state_override', 'severity', 'query_text', 'event_sink_ids'].map(
+    ...['name', 'description', 'time_range_s', 'run_frequency_s', 'enabled_state_override', 'severity', 'query_text', 'event_sink_ids'].map(
       (field) => [`without ${field}`, { [field]: undefined }, new RegExp(`missing required field ${field}`)] as [string, Record<string, unknown>, RegExp],
     ),
     ['a lookback under a minute', { time_range_s: 30 }, /^time_range_s must be a whole number of minutes/],

@@ -87,6 +87,45 @@ describe('blocking_query', () => {
     expect(counted.body.results.rows.map((row: any) => row.columns['@q.count'])).toEqual([0]);
   });
 
+  it('pages by row_id: start_leid / end_leid return the events strictly after / before it, each event once in both directions', async () => {
+    const pageSize = 333; // a page ends before a second it would split (330 rows), and the next starts after its last row
+    const forward: number[] = [];
+    let cursor: unknown = null;
+    for (let page = 0; page < 20; page++) {
+      const r = await blocking({ query: 'msg: ok', max_rows: pageSize, scan_back_to_front: false, ...(cursor ? { start_leid: cursor } : {}) });
+      expect(r.status).toBe(200);
+      const rows = r.body.results.rows;
+      forward.push(...rows.map((row: any) => row.columns.n));
+      if (rows.length === 0) break;
+      cursor = rows.at(-1).row_id;
+    }
+    expect(forward).toEqual(Array.from({ length: 2500 }, (_, n) => n));
+    const backward: number[] = [];
+    cursor = null;
+    for (let page = 0; page < 20; page++) {
+      // Without times: the end from the cursor, the start the earliest event.
+      const body = { query: 'msg: ok', max_rows: pageSize, ...(cursor ? { end_leid: cursor } : {}) };
+      const r = await h.call('POST', '/v1/blocking_query', acme, cursor ? body : { ...body, end_time: end });
+      const rows = r.body.results.rows;
+      backward.push(...rows.map((row: any) => row.columns.n));
+      if (rows.length === 0) break;
+      cursor = rows.at(-1).row_id;
+    }
+    expect(backward).toEqual(Array.from({ length: 2500 }, (_, n) => 2499 - n));
+  });
+
+  it('takes both cursors at once, and refuses a malformed one naming its part', async () => {
+    const all = (await blocking({ query: '*', max_rows: 20, scan_back_to_front: false })).body.results.rows;
+    const between = await blocking({ query: '*', start_leid: all[3].row_id, end_leid: all[9].row_id, scan_back_to_front: false });
+    expect(between.body.results.rows.map((row: any) => row.columns.n)).toEqual([4, 5, 6, 7, 8]);
+    const asText = await blocking({ query: '*', start_leid: { t: all[3].row_id.t, s: String(all[3].row_id.s) }, max_rows: 1, scan_back_to_front: false });
+    expect(asText.body.results.rows[0].columns.n).toBe(4);
+    const bad = await blocking({ query: '*', start_leid: { t: 'yesterday', s: 1 } });
+    expect(bad).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^start_leid\.t/) } });
+    const negative = await blocking({ query: '*', end_leid: { t: '1', s: -1 } });
+    expect(negative.status).toBe(400);
+  });
+
   it('answers a query error with 400, the position and every problem', async () => {
     const r = await blocking({ query: 'user != u1 | bogus' });
     expect(r.status).toBe(400);
@@ -394,7 +433,7 @@ describe('long queries', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(intermediate, 'saw rows before completion').not.toBeNull();
-    expect(hidden.results).toEqual({ column_ordering: [], rows: [] });
+    expect(hidden.results).toEqual({ column_ordering: [], column_tags: {}, rows: [], table_type: 'LogSearch' });
     expect(Object.keys(intermediate.results.rows[0])).toContain('@svc.datetime');
     let done = hidden;
     while (!done.is_completed) {

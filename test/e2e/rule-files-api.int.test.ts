@@ -132,7 +132,8 @@ describe('POST /v1/detection_rule_yaml/run_tests', () => {
     expect(body).toEqual({
       status: 'TestsFailed',
       warning: null,
-      results: [
+      results: { fires: 'Passed', quiet: 'Failed' },
+      tests: [
         {
           name: 'fires',
           status: 'Passed',
@@ -152,7 +153,7 @@ describe('POST /v1/detection_rule_yaml/run_tests', () => {
     const before = await h.call('POST', '/v1/blocking_query', acme, { tenant_id: 'acme', query: '* | count', start_time: '2026-05-14T00:00:00Z', end_time: '2026-05-16T00:00:00Z' });
     const { body } = await send('POST', '/v1/detection_rule_yaml/run_tests', acme, ruleText(['tests:', ...loginTest('only the dataset', 'alice', true)]));
     // The tenant's own event (user "real") is in the same window, yet the test sees only its dataset.
-    expect(body.results[0].rows).toEqual([{ user: 'alice', '@q.count': 1, n: 1 }]);
+    expect(body.tests[0].rows).toEqual([{ user: 'alice', '@q.count': 1, n: 1 }]);
     const after = await h.call('POST', '/v1/blocking_query', acme, { tenant_id: 'acme', query: '* | count', start_time: '2026-05-14T00:00:00Z', end_time: '2026-05-16T00:00:00Z' });
     expect(after.body.results.rows).toEqual(before.body.results.rows);
     expect(before.body.results.rows[0].columns['@q.count']).toBe(1);

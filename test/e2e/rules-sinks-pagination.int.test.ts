@@ -126,9 +126,9 @@ describe('rule listing with 1,000 rules', () => {
     }
   });
 
-  it('requires tenant_id', async () => {
-    const response = await h.call('GET', '/v1/detection_rule', acme);
-    expect(response).toMatchObject({ status: 400, body: { error: expect.stringMatching(/missing required field tenant_id/) } });
+  it('requires tenant_id from a key holding several tenants', async () => {
+    const response = await h.call('GET', '/v1/detection_rule', await h.keyFor('acme', 'globex'));
+    expect(response).toMatchObject({ status: 400, body: { error: expect.stringMatching(/tenant_id is required: this api key holds several tenants/) } });
   });
 });
 

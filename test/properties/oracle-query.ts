@@ -4,7 +4,18 @@
  * catalog's types.
  */
 import type { Engine } from '../../src/engine/index.js';
-import { analyzeQuery, compileQuery, evaluateQuery, printQuery, type EvalEvent, type EvalTable, type Query, type TableValue } from '../../src/query/index.js';
+import {
+  analyzeQuery,
+  compileQuery,
+  evaluateQuery,
+  printQuery,
+  type EvalEvent,
+  type EvalTable,
+  type LookupTableData,
+  type LookupTableInfo,
+  type Query,
+  type TableValue,
+} from '../../src/query/index.js';
 import { decodeRows, readCompiled } from '../../src/search/index.js';
 import { oracleIndexes as indexes, type OracleDataset } from './oracle-dataset.js';
 import { numberLiterals, numbers, possibleColumns, words } from './random-events.js';
@@ -28,9 +39,14 @@ export async function runCompiled(
   engine: Engine,
   dataset: OracleDataset,
   query: Query,
-  options: { readonly useSkipIndexes: 0 | 1; readonly typed: boolean; readonly partialWords?: boolean },
+  options: { readonly useSkipIndexes: 0 | 1; readonly typed: boolean; readonly partialWords?: boolean; readonly lookupTables?: readonly LookupTableInfo[] },
 ): Promise<CompiledRun | null> {
-  const context = { indexes, fieldPaths: dataset.fieldPaths, ...(options.typed ? { fieldTypes: dataset.fieldTypes } : {}) };
+  const context = {
+    indexes,
+    fieldPaths: dataset.fieldPaths,
+    ...(options.typed ? { fieldTypes: dataset.fieldTypes } : {}),
+    ...(options.lookupTables ? { lookupTables: options.lookupTables } : {}),
+  };
   const analysis = analyzeQuery(query, context);
   if (analysis.analyzed === null) return null;
   const compiled = compileQuery(analysis.analyzed, { tenant: dataset.tenant, startNs: dataset.startNs, endNs: dataset.endNs, partialWords: options.partialWords === true });
@@ -42,9 +58,9 @@ export async function runCompiled(
 }
 
 /** The evaluator's table, or its error as a value (compared only when the analyzer accepts the query). */
-export function evaluateOrError(events: readonly EvalEvent[], query: Query): EvalTable | { error: string } {
+export function evaluateOrError(events: readonly EvalEvent[], query: Query, lookups?: ReadonlyMap<string, LookupTableData>): EvalTable | { error: string } {
   try {
-    return evaluateQuery(query, events);
+    return evaluateQuery(query, events, lookups);
   } catch (error) {
     return { error: String(error) };
   }

@@ -38,6 +38,7 @@ export async function openApiHarness(options: { env?: Record<string, string>; cl
     logger,
     maxJsonBodyBytes: config.http.maxJsonBodyBytes,
     maxIngestBytes: config.http.maxIngestBytes,
+    apiCompat: config.http.apiCompat,
     version: 'test',
     readiness: [],
   });

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
-import { keyHoldsTenant, type DetectionRuleService } from '../../admin/index.js';
+import { keyHoldsTenant, maxRulePageSize, type DetectionRuleService } from '../../admin/index.js';
 import { definitionOfApiFields, effectiveState, isEnabled, printRuleFile, type RuleFieldsInput } from '../../detections/index.js';
 import type { DetectionRuleRecord, DetectionRuleSummary } from '../../store/index.js';
-import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
+import { actorOf, apiKeyOf, tenantOf, visibleTenants } from '../auth.js';
+import { listRequestOf, readGetBody } from '../list-request.js';
+import { readPublishedRuleSpellings } from '../published-spellings.js';
 import {
   DeletedResponse,
   DetectionRuleCreateBody,
@@ -14,11 +16,13 @@ import {
   DetectionRuleUpdateBody,
   type DetectionRuleObject,
 } from '../detection-schemas.js';
-import { ErrorBody, IdParams, errorResponses } from '../schemas.js';
+import { ErrorBody, IdParams, TenantOnlyQuery, errorResponses } from '../schemas.js';
 
 /**
  * The public shape of a rule (interface 2.3). The create response shows `enabled` and
- * `enabled_override` in place of the state pair; list items have no `event_sink_ids`.
+ * `enabled_override` in place of the state pair; get, list and update show the pair and also
+ * `enabled` (true when the rule runs), which the published SDK's models require
+ * (docs/compatibility.md); list items have no `event_sink_ids`.
  */
 export function toDetectionRuleObject(rule: DetectionRuleRecord, form: 'created' | 'full'): DetectionRuleObject;
 export function toDetectionRuleObject(rule: DetectionRuleSummary, form: 'listed'): DetectionRuleObject;
@@ -27,7 +31,7 @@ export function toDetectionRuleObject(rule: DetectionRuleSummary | DetectionRule
     form === 'created'
       ? // A rule made through the API has no synced state, so nothing overrides anything yet.
         { enabled: isEnabled(effectiveState(rule)), enabled_override: null }
-      : { enabled_state_override: rule.enabledStateOverride, enabled_state_synced: rule.enabledStateSynced };
+      : { enabled_state_override: rule.enabledStateOverride, enabled_state_synced: rule.enabledStateSynced, enabled: isEnabled(effectiveState(rule)) };
   return {
     id: rule.id,
     tenant_id: rule.tenantId,
@@ -82,7 +86,7 @@ function ruleInputOf(body: Omit<Partial<DetectionRuleCreateBody>, 'enabled_state
 const responses = { ...errorResponses, 409: Type.Ref(ErrorBody) };
 
 /** `/v1/detection_rule` (interface 4.2). Ids of rules the key cannot see answer 404, like unknown ones. */
-export function registerDetectionRuleRoutes(app: FastifyInstance, rules: DetectionRuleService): void {
+export function registerDetectionRuleRoutes(app: FastifyInstance, rules: DetectionRuleService, maxJsonBodyBytes: number): void {
   const visible = (request: Parameters<typeof apiKeyOf>[0]) => {
     const key = apiKeyOf(request);
     return (tenantId: string) => keyHoldsTenant(key, tenantId);
@@ -90,23 +94,32 @@ export function registerDetectionRuleRoutes(app: FastifyInstance, rules: Detecti
 
   app.post<{ Body: DetectionRuleCreateBody }>(
     '/v1/detection_rule',
-    { schema: { summary: 'Create a detection rule', tags: ['detection rules'], body: DetectionRuleCreateBody, response: { 200: DetectionRuleResponse, ...responses } } },
+    {
+      schema: { summary: 'Create a detection rule', tags: ['detection rules'], body: DetectionRuleCreateBody, response: { 200: DetectionRuleResponse, ...responses } },
+      preValidation: readPublishedRuleSpellings,
+    },
     async (request) => {
-      const { tenant_id: tenantId, ...body } = request.body;
-      assertTenantAccess(request, tenantId);
-      const rule = await rules.create(tenantId, ruleInputOf(body), actorOf(request), apiKeyOf(request).name);
+      const { tenant_id: given, ...body } = request.body;
+      const rule = await rules.create(tenantOf(request, given), ruleInputOf(body), actorOf(request), apiKeyOf(request).name);
       return { detection_rule: toDetectionRuleObject(rule, 'created') };
     },
   );
 
   app.get<{ Querystring: DetectionRuleListQuery }>(
     '/v1/detection_rule',
-    { schema: { summary: 'List the detection rules of a tenant', tags: ['detection rules'], querystring: DetectionRuleListQuery, response: { 200: DetectionRuleListResponse, ...errorResponses } } },
-    async (request) => {
-      const query = request.query;
-      assertTenantAccess(request, query.tenant_id);
-      const token = query['pagination[page_token]'];
-      const page = await rules.list(query.tenant_id, query['pagination[page_size]'] ?? 50, token === '' ? undefined : token);
+    {
+      schema: {
+        summary: 'List the detection rules of a tenant',
+        description: 'The tenant and page may also come in a JSON body, as the published SDK sends them: {"tenant_id", "pagination": {"page_size", "page_token"}}',
+        tags: ['detection rules'],
+        querystring: DetectionRuleListQuery,
+        response: { 200: DetectionRuleListResponse, ...errorResponses },
+      },
+      preValidation: readGetBody(maxJsonBodyBytes),
+    },
+    async (request, reply) => {
+      const { tenantId, pageSize, pageToken } = listRequestOf(request, reply, 50, maxRulePageSize);
+      const page = await rules.list(tenantId, pageSize, pageToken);
       return { data: { detection_rules: page.items.map((rule) => toDetectionRuleObject(rule, 'listed')) }, pagination: { next_page_token: page.nextPageToken } };
     },
   );
@@ -134,9 +147,30 @@ export function registerDetectionRuleRoutes(app: FastifyInstance, rules: Detecti
     },
   );
 
+  app.get<{ Params: { '*': string }; Querystring: { tenant_id?: string } }>(
+    '/v1/detection_rule_by_sync_key/*',
+    {
+      schema: {
+        summary: 'Read the detection rule with this sync key',
+        description: 'The key is the rest of the path (it may hold /). Among the tenants the key holds, or tenant_id alone',
+        tags: ['detection rules'],
+        querystring: TenantOnlyQuery,
+        response: { 200: DetectionRuleResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const syncKey = request.params['*'];
+      if (syncKey === '') throw new ValidationError('give the sync key after /v1/detection_rule_by_sync_key/', { field: 'sync_key' });
+      return { detection_rule: toDetectionRuleObject(await rules.findBySyncKey(syncKey, visibleTenants(request, request.query.tenant_id)), 'full') };
+    },
+  );
+
   app.put<{ Params: IdParams; Body: DetectionRuleUpdateBody }>(
     '/v1/detection_rule/:id',
-    { schema: { summary: 'Update a detection rule (synced rules: enabled_state_override only)', tags: ['detection rules'], params: IdParams, body: DetectionRuleUpdateBody, response: { 200: DetectionRuleResponse, ...responses } } },
+    {
+      schema: { summary: 'Update a detection rule (synced rules: enabled_state_override only)', tags: ['detection rules'], params: IdParams, body: DetectionRuleUpdateBody, response: { 200: DetectionRuleResponse, ...responses } },
+      preValidation: readPublishedRuleSpellings,
+    },
     async (request) => {
       const { id, ...body } = request.body;
       if (id !== request.params.id) throw new ValidationError(`id ${JSON.stringify(id)} does not match the id in the path`, { field: 'id' });

@@ -59,9 +59,11 @@ export function registerDetectionRuleYamlRoutes(app: FastifyInstance, ruleFiles:
         async (request) => {
           const result = await ruleFiles.runTests(textOf(request.body), apiKeyOf(request).id);
           throwUnlessTested(result);
+          const tests = result.tests ?? [];
           return {
             status: result.status as 'Passed' | 'TestsFailed',
-            results: (result.tests ?? []).map(wireTestResult),
+            results: outcomesByName(tests),
+            tests: tests.map(wireTestResult),
             warning: result.warning ?? null,
           };
         },
@@ -105,6 +107,13 @@ function wireDiagnostic(d: Diagnostic): FileDiagnostic {
   const start = d.span?.start ?? { line: 1, column: 1 };
   const end = d.span?.end ?? start;
   return { severity: d.severity, message: d.message, ...(d.field ? { field: d.field } : {}), line: start.line, column: start.column, end_line: end.line, end_column: end.column };
+}
+
+/** The map `scanner-cli run-tests` reads: test name to Passed or Failed (a repeated name fails if any of its tests did). */
+function outcomesByName(tests: readonly RuleTestResult[]): Record<string, 'Passed' | 'Failed'> {
+  const outcomes = Object.create(null) as Record<string, 'Passed' | 'Failed'>; // any test name is a plain key
+  for (const t of tests) outcomes[t.name] = outcomes[t.name] === 'Failed' ? 'Failed' : t.status;
+  return outcomes;
 }
 
 function wireTestResult(t: RuleTestResult) {

@@ -12,8 +12,9 @@ export function registerMeRoutes(app: FastifyInstance, tenants: TenantService): 
     async (request) => {
       const key = apiKeyOf(request);
       const admin = key.tenants.includes(allTenants);
-      const ids = admin ? (await tenants.list()).map((t) => t.id) : [...key.tenants].sort();
-      return { api_key: { id: key.id, name: key.name, prefix: key.prefix, admin }, tenants: ids.map((id) => ({ id, name: id })) };
+      const all = await tenants.list();
+      const held = admin ? all : all.filter((t) => key.tenants.includes(t.id));
+      return { api_key: { id: key.id, name: key.name, prefix: key.prefix, admin }, tenants: held.map((t) => ({ id: t.id, name: t.name })) };
     },
   );
 }

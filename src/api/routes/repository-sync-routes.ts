@@ -2,8 +2,9 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../../core/index.js';
-import { keyHoldsTenant, type RepositorySync, type RepositorySyncResult } from '../../admin/index.js';
-import { actorOf, apiKeyOf } from '../auth.js';
+import { keyHoldsTenant, type RepositorySync, type RepositorySyncResult, type TenantService } from '../../admin/index.js';
+import { actorOf, apiKeyOf, tenantOf } from '../auth.js';
+import { warn } from '../published-spellings.js';
 import { readMultipartForm } from '../multipart-form.js';
 import { ErrorBody, errorResponses } from '../schemas.js';
 import { RepositorySyncResponse } from '../sync-schemas.js';
@@ -17,7 +18,7 @@ const describeForm = 'the fields push_key, branch, commit_sha, optional commit_m
  * rules of the sync source its push key and branch name. 200 when applied; 422, with every
  * file's problems, when a rule file failed and so nothing changed.
  */
-export function registerRepositorySyncRoutes(app: FastifyInstance, sync: RepositorySync): void {
+export function registerRepositorySyncRoutes(app: FastifyInstance, sync: RepositorySync, tenants: TenantService): void {
   const maxArchiveBytes = sync.limits.maxArchiveBytes;
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxArchiveBytes, files: 1, fields: formFields.length, fieldSize: 64 << 10, parts: formFields.length + 1 } });
@@ -45,7 +46,8 @@ export function registerRepositorySyncRoutes(app: FastifyInstance, sync: Reposit
           branch: required('branch'),
           commitSha: required('commit_sha'),
           commitMessage: form.fields.get('commit_message') ?? null,
-          ...(form.fields.has('tenant_id') ? { tenantId: required('tenant_id') } : {}),
+          // A form field is not seen by the hook that resolves tenant names (tenant-references.ts).
+          ...(form.fields.has('tenant_id') ? { tenantId: await tenants.resolve(required('tenant_id')) } : {}),
         };
         if (form.file === null) throw new ValidationError('missing the zip file of the repository', { field: 'file' });
         const key = apiKeyOf(request);
@@ -56,6 +58,27 @@ export function registerRepositorySyncRoutes(app: FastifyInstance, sync: Reposit
       },
     );
   });
+
+  // The published SDK's `github_sync.sync_repositories`: Scanner pulls the repositories of its
+  // GitHub app now. Vigil pulls nothing (repositories are pushed with upload_git_repo_zipball, so
+  // a tenant's rules are as new as its last push): the call is answered as the SDK expects, and
+  // says so in a Warning header.
+  app.post<{ Body: { tenant_id?: string } }>(
+    '/v1/sync_github_repositories',
+    {
+      schema: {
+        summary: 'Accepted for the published SDK: Vigil syncs repositories when they are pushed, so there is nothing to pull',
+        tags: ['sync sources'],
+        body: Type.Object({ tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ tenant_id: Type.String() }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const tenantId = tenantOf(request, request.body?.tenant_id);
+      warn(reply, ['nothing to pull: Vigil syncs a repository when it is pushed (POST /v1/upload_git_repo_zipball)']);
+      return { tenant_id: tenantId };
+    },
+  );
 }
 
 function toSyncResponse(result: RepositorySyncResult) {

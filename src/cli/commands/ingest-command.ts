@@ -7,6 +7,7 @@ import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context
 import { formatBytes, formatCount, printJson } from '../output.js';
 import { ProgressBar } from '../progress-bar.js';
 import { serverApiKey } from '../server-api-key.js';
+import { resolveTenantOption } from '../with-services.js';
 
 export interface IngestCommandOptions extends GlobalOptions {
   readonly tenant: string;
@@ -65,6 +66,7 @@ export async function runIngestCommand(ctx: CliContext, files: readonly string[]
   if (opened) {
     const ingest = opened.services.ingest!;
     try {
+      await resolveTenantOption(opened.services, options);
       await run(async (file, progress) => {
         const total = file === '-' ? null : statSync(file).size;
         const { summary } = await ingest.ingest(

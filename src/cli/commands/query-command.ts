@@ -7,6 +7,7 @@ import { printTable } from '../output.js';
 import { parseTimeRange } from '../time-range.js';
 import { queryOverHttp } from '../query-over-http.js';
 import { serverApiKey } from '../server-api-key.js';
+import { resolveTenantOption } from '../with-services.js';
 
 export interface QueryCommandOptions extends GlobalOptions {
   readonly tenant: string;
@@ -46,6 +47,7 @@ export async function runQueryCommand(ctx: CliContext, text: string, options: Qu
     return 0;
   }
   try {
+    await resolveTenantOption(opened.services, options);
     return await runWithDiagnostics(ctx, text, async () => {
       const search = opened.services.search as SearchService;
       if (options.explain) {

@@ -6,6 +6,7 @@ import { describeCancellationContract } from './cancellation-contract.js';
 import { describeCatalogContract } from './catalog-contract.js';
 import { describeDeletionContract } from './deletion-contract.js';
 import { describeEventAnswerContract } from './event-answer-contract.js';
+import { describeLookupRowsContract } from './lookup-rows-contract.js';
 import { describeRoundTripContract } from './round-trip-contract.js';
 import { describeTimeExtentsContract } from './time-extents-contract.js';
 import { describeWordIndexContract } from './word-index-contract.js';
@@ -66,5 +67,6 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
     describeDeletionContract(current);
     describeWordIndexContract(current);
     describeTimeExtentsContract(current);
+    describeLookupRowsContract(current);
   });
 }

@@ -4,10 +4,12 @@
  * stage before it produces. Returns every problem found, each with its span.
  */
 import { ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
-import type { ColumnName, IndexFilter, Query } from '../ast.js';
+import type { ColumnName, IndexFilter, LookupCommand, Query } from '../ast.js';
 import { collectIndexFilters, confinedIndexIds } from '../index-filters.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { checkPipeline } from './check-pipeline.js';
+import { checkLookups } from './check-lookups.js';
+import type { LookupTableInfo } from '../lookup-outputs.js';
 import { checkQuerySize } from './query-size.js';
 import { isCanonicalNumber } from '../canonical-number.js';
 import { forEachFilterColumn, forEachFilterLeaf, forEachQueryFilterLeaf } from './filter-columns.js';
@@ -36,6 +38,8 @@ export interface AnalysisContext {
    * query can read (search: aggregations). Absent: unknown.
    */
   readonly fieldTypes?: FieldTypes;
+  /** The tenant's lookup tables (`| lookup NAME`). Absent: none can be named here (rule tests). */
+  readonly lookupTables?: readonly LookupTableInfo[];
 }
 
 export interface AnalyzedQuery {
@@ -56,6 +60,8 @@ export interface AnalyzedQuery {
    * unknown, and every sub-column is read.
    */
   readonly fieldTypes?: FieldTypes;
+  /** The table each `lookup` command reads. */
+  readonly lookups: ReadonlyMap<LookupCommand, LookupTableInfo>;
 }
 
 export interface AnalysisResult {
@@ -100,7 +106,9 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
   };
   forEachFilterColumn(query.filter, expand);
 
-  diagnostics.push(...checkPipeline(query, expand));
+  const resolved = checkLookups(query, context.lookupTables);
+  diagnostics.push(...resolved.diagnostics);
+  diagnostics.push(...checkPipeline(query, expand, (command) => resolved.lookups.get(command)?.columns ?? []));
   const tooLarge = checkQuerySize(query, columnExpansions);
   if (tooLarge !== null) diagnostics.push(tooLarge);
   // The event filter's `@index` selectors narrow the scope: the statement then bounds `idx` to
@@ -109,7 +117,15 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
   const scope = context.indexes.filter((index) => (!index.system || named.has(index.id)) && (confined === null || confined.has(index.id)));
   if (diagnostics.length > 0) return { analyzed: null, diagnostics };
   return {
-    analyzed: { query, scope, indexTargets, columnExpansions, fieldPaths: context.fieldPaths, ...(context.fieldTypes ? { fieldTypes: context.fieldTypes } : {}) },
+    analyzed: {
+      query,
+      scope,
+      indexTargets,
+      columnExpansions,
+      fieldPaths: context.fieldPaths,
+      ...(context.fieldTypes ? { fieldTypes: context.fieldTypes } : {}),
+      lookups: resolved.lookups,
+    },
     diagnostics,
   };
 }

@@ -4,7 +4,7 @@
  * only later stages (after an aggregation or `table`) are checked strictly.
  */
 import { assertNever, ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
-import type { AggregationCall, ColumnName, Command, Query, Scalar } from '../ast.js';
+import type { AggregationCall, ColumnName, Command, LookupCommand, Query, Scalar } from '../ast.js';
 import { outputColumns, statsColumnName } from '../output-columns.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { forEachFilterColumn } from './filter-columns.js';
@@ -14,8 +14,11 @@ const countColumn = '@q.count';
 
 type Shape = { readonly kind: 'events' } | { readonly kind: 'table'; readonly columns: readonly string[]; readonly after: string };
 
-/** Checks every stage; `expandRaw` is told about wildcard names used while the table holds events. */
-export function checkPipeline(query: Query, expandRaw: (column: ColumnName) => void): Diagnostic[] {
+/**
+ * Checks every stage; `expandRaw` is told about wildcard names used while the table holds events.
+ * `lookupColumns` gives the columns of each lookup command's table (checkLookups resolved them).
+ */
+export function checkPipeline(query: Query, expandRaw: (column: ColumnName) => void, lookupColumns: (command: LookupCommand) => readonly string[] = () => []): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   let shape = { kind: 'events' } as Shape;
   const report = (message: string, column: ColumnName | AggregationCall | Scalar): void => {
@@ -117,10 +120,15 @@ export function checkPipeline(query: Query, expandRaw: (column: ColumnName) => v
       case 'head':
       case 'tail':
         break;
+      case 'lookup': {
+        const field = command.field ?? command.key;
+        if (plain(field, 'the column a lookup matches') !== null) need(field);
+        break;
+      }
       default:
         assertNever(command);
     }
-    const produced = outputColumns(command, columnsBefore);
+    const produced = outputColumns(command, columnsBefore, lookupColumns);
     if (produced !== null) shape = { kind: 'table', columns: produced, after: commandName(command) };
   }
   return diagnostics;

@@ -13,6 +13,8 @@ import { compileScalar } from './compile-scalar.js';
 import { resolveColumn, storedEventsEnv, type RawColumnOp, type SqlEnv, type TableColumn } from './sql-env.js';
 import { scalarToValue } from './sql-value.js';
 import { filtered, fromClause, stage, type StageInput } from './stage-input.js';
+import { rowBoundConditions, type RowPosition } from './row-bounds.js';
+import { compileLookup } from './compile-lookup.js';
 
 export interface CompileOptions {
   readonly tenant: string;
@@ -37,6 +39,9 @@ export interface CompileOptions {
    * 1.2 s, over an hour 23 ms instead of 33 ms (docs/search.md).
    */
   readonly partialWords?: boolean;
+  /** Only events strictly after / before these positions (row-bounds.ts); kept even when `timeBounded` is false. */
+  readonly after?: RowPosition;
+  readonly before?: RowPosition;
 }
 
 /** How to read the statement's rows back. */
@@ -99,6 +104,8 @@ export interface StageState {
   readonly env: SqlEnv;
   readonly ctx: FilterContext;
   readonly aliases: AliasMaker;
+  /** The tenant the statement reads (lookup tables are the tenant's). */
+  readonly tenant: string;
 }
 
 /** The first stage: the scan's bounds and the query's filter over `logs`. */
@@ -108,14 +115,14 @@ export function beginStages(analyzed: AnalyzedQuery, options: CompileOptions): S
   const bounds = scanBounds(analyzed, options);
   const stored = storedEventsEnv(analyzed);
   const filter = compileFilter(analyzed.query.filter, stored, ctx);
-  return { input: { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` }, env: stored, ctx, aliases: new AliasMaker() };
+  return { input: { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` }, env: stored, ctx, aliases: new AliasMaker(), tenant: options.tenant };
 }
 
 /** The stages after these commands, one per command. */
 export function continueStages(state: StageState, commands: readonly Command[]): StageState {
   let { input, env } = state;
   for (const command of commands) {
-    const next = compileCommand(command, input, env, state.ctx, state.aliases);
+    const next = compileCommand(command, input, env, state.ctx, state.aliases, state.tenant);
     input = next.input;
     env = next.env;
   }
@@ -176,7 +183,7 @@ export function finalStatement(input: StageInput, env: SqlEnv, options: Pick<Com
   };
 }
 
-function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: FilterContext, aliases: AliasMaker): { input: StageInput; env: SqlEnv } {
+function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: FilterContext, aliases: AliasMaker, tenant: string): { input: StageInput; env: SqlEnv } {
   const { indexNames } = ctx;
   const staged = (result: { sql: string; env: SqlEnv }): { input: StageInput; env: SqlEnv } => ({ input: stage(result.sql), env: result.env });
   switch (command.kind) {
@@ -208,6 +215,17 @@ function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: Fi
       for (const assignment of command.assignments) {
         const name = plainColumnName(assignment.column) ?? '';
         const value = scalarToValue(compileScalar(assignment.expr, current, indexNames));
+        const next = setColumn(current, name, value, aliases);
+        items.push(...next.items);
+        current = next.env;
+      }
+      return { input: withColumns(from, items), env: current };
+    }
+    case 'lookup': {
+      // Like eval: one SELECT level; every output is computed from the table before the command.
+      let current = env;
+      const items: string[] = [];
+      for (const { name, value } of compileLookup(command, env, ctx.analyzed, tenant, indexNames)) {
         const next = setColumn(current, name, value, aliases);
         items.push(...next.items);
         current = next.env;
@@ -314,12 +332,12 @@ function uniquePlans(plans: readonly PredicatePlan[]): PredicatePlan[] {
  * and aggregations need the whole range at once.
  */
 export function isSliceable(query: import('../ast.js').Query): boolean {
-  return query.pipeline.every((c) => c.kind === 'eval' || c.kind === 'where' || c.kind === 'rename' || c.kind === 'table');
+  return query.pipeline.every((c) => c.kind === 'eval' || c.kind === 'where' || c.kind === 'rename' || c.kind === 'table' || c.kind === 'lookup');
 }
 
 /** The conditions every statement of a query scans under: tenant, indexes in scope, time range. */
 function scanBounds(analyzed: AnalyzedQuery, options: CompileOptions): string[] {
-  const scope = [`tenant = ${sqlString(options.tenant)}`, scopeCondition(analyzed)];
+  const scope = [`tenant = ${sqlString(options.tenant)}`, scopeCondition(analyzed), ...rowBoundConditions(options.after, options.before)];
   if (options.timeBounded === false) return scope;
   return [...scope, `ts >= ${sqlTimestampNs(options.startNs)}`, `ts < ${sqlTimestampNs(options.endNs)}`];
 }

@@ -32,7 +32,7 @@ export interface WindowedOptions {
   readonly partialWords?: boolean;
 }
 
-const rowWise = (command: Command): boolean => command.kind === 'eval' || command.kind === 'where' || command.kind === 'rename' || command.kind === 'table';
+const rowWise = (command: Command): boolean => command.kind === 'eval' || command.kind === 'where' || command.kind === 'rename' || command.kind === 'table' || command.kind === 'lookup';
 
 /** The commands before the first one that is not row-wise: what a window's events go through before it. */
 export function rowWisePrefix(pipeline: readonly Command[]): readonly Command[] {

@@ -144,6 +144,11 @@ describe('aliases (D1)', () => {
     expect(passes(match('%ingest.source_type', ':', double('aws:cloudtrail')), row)).toBe(true);
     expect(passes(match('%ingest.other', ':', '*'), row)).toBe(false);
   });
+
+  it("reads the published product's @scanner.x as @svc.x too", () => {
+    expect(passes(match('@scanner.source_type', '=', double('aws:cloudtrail')), row)).toBe(true);
+    expect(passes(match('@scannerx.source_type', ':', '*'), row)).toBe(false);
+  });
 });
 
 describe('comparisons (D17)', () => {

@@ -47,7 +47,7 @@ export function evaluateRowCommand(command: RowCommand, table: PipelineTable): P
 }
 
 /** A copy of the row with `name` set: in place when present, else appended. */
-function withCell(row: Row, name: string, value: Row[string]): Row {
+export function withCell(row: Row, name: string, value: Row[string]): Row {
   const copy = newRow(Object.entries(row));
   copy[name] = value ?? null;
   return copy;

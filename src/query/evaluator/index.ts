@@ -7,6 +7,7 @@
  */
 export type { EvalEvent, EvalTable, ScalarValue, TableValue } from './eval-table.js';
 export { evaluateQuery } from './evaluate-query.js';
+export type { LookupTableData } from './evaluate-lookup.js';
 export { evaluateFilter, type FilterOptions } from './evaluate-filter.js';
 export { evaluateScalar, toTableValue } from './evaluate-scalar.js';
 export { matchesTerm, isTokenChar, isWildcardOnly } from './matches-term.js';

@@ -1,13 +1,12 @@
 /** From a written column name to the columns it denotes: aliases (D1) and wildcards (D16). */
-import { assertNever, QueryAnalysisError } from '../../core/index.js';
+import { assertNever, canonicalSystemName, QueryAnalysisError } from '../../core/index.js';
 import type { ColumnName, NamePart } from '../ast.js';
 import { printColumnName } from '../printer.js';
 
-/** Maps D1's alias spellings to the real name: `@scnr.x` → `@svc.x`, `%ingest.source_type` → `@svc.source_type`. */
+/** Maps D1's alias spellings to the real name: `@scnr.x`, `@scanner.x` → `@svc.x`, `%ingest.source_type` → `@svc.source_type`. */
 export function resolveColumnAlias(name: string): string {
   if (name === '%ingest.source_type') return '@svc.source_type';
-  if (name.startsWith('@scnr.')) return `@svc.${name.slice('@scnr.'.length)}`;
-  return name;
+  return canonicalSystemName(name);
 }
 
 export function hasWildcard(column: ColumnName): boolean {
@@ -29,7 +28,7 @@ export function plainColumnName(column: ColumnName, where: string): string {
 
 /**
  * The names among `existing` that `column` denotes. Column names are case-sensitive; an alias
- * prefix (`@scnr.`) is resolved before the wildcards apply, so `@scnr.*` reaches `@svc.source_type`.
+ * prefix (`@scnr.`, `@scanner.`) is resolved before the wildcards apply, so `@scnr.*` reaches `@svc.source_type`.
  */
 export function columnsMatching(column: ColumnName, existing: readonly string[]): string[] {
   if (!hasWildcard(column)) {
@@ -42,8 +41,9 @@ export function columnsMatching(column: ColumnName, existing: readonly string[])
 
 function resolvePrefixAlias(parts: readonly NamePart[]): readonly NamePart[] {
   const first = parts[0];
-  if (first?.kind !== 'text' || !first.text.startsWith('@scnr.')) return parts;
-  return [{ kind: 'text', text: resolveColumnAlias(first.text) }, ...parts.slice(1)];
+  if (first?.kind !== 'text') return parts;
+  const text = resolveColumnAlias(first.text);
+  return text === first.text ? parts : [{ kind: 'text', text }, ...parts.slice(1)];
 }
 
 /** `*` matches any run of characters except `.`, `[`, `]`; `**` any run at all (D16). */

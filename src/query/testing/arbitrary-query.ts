@@ -32,9 +32,13 @@ export interface ArbitraryQueryOptions extends Partial<VocabularyOptions> {
   readonly maxCommands?: number;
   /** Whether filters may use `<`-style comparisons (default true). */
   readonly comparisons?: boolean;
+  /** Lookup tables a `lookup` command may name, with their columns (default one table, `bad_ips`). */
+  readonly lookupTables?: readonly { readonly name: string; readonly columns: readonly string[] }[];
 }
 
+// `lookup` needs the tenant's lookup tables, which queries drawn without them would name in vain: ask for it by kind.
 const allCommands: readonly Command['kind'][] = ['aggregate', 'groupbycount', 'stats', 'eval', 'where', 'table', 'rename', 'head', 'tail'];
+const defaultLookupTables = [{ name: 'bad_ips', columns: ['indicator', 'provider', 'a'] }];
 
 function vocabularyOf(options: ArbitraryQueryOptions): VocabularyOptions {
   return {
@@ -149,8 +153,21 @@ export function arbitraryCommand(options: ArbitraryQueryOptions = {}, kinds: rea
         .map((pairs): Command => ({ kind: 'rename', renames: pairs.map(([from, to]) => ({ kind: 'renameItem', from, to, span: noSpan })), span: noSpan })),
     head: () => fc.option(rows).map((count): Command => ({ kind: 'head', count, span: noSpan })),
     tail: () => fc.option(rows).map((count): Command => ({ kind: 'tail', count, span: noSpan })),
+    lookup: () => arbitraryLookup(vocabulary, options.lookupTables ?? defaultLookupTables),
   };
   return fc.oneof(...kinds.map((kind) => byKind[kind]()));
+}
+
+/** `lookup TABLE KEY [as FIELD] [output COL [as NAME], ...]` over one of the tables, naming only its columns. */
+function arbitraryLookup(vocabulary: VocabularyOptions, tables: NonNullable<ArbitraryQueryOptions['lookupTables']>): fc.Arbitrary<Command> {
+  const rowColumn = arbitraryColumnName(vocabulary, 'pipeline');
+  return fc.constantFrom(...tables).chain((table) => {
+    const tableColumn = arbitraryColumnName({ ...vocabulary, columns: table.columns }, 'pipeline');
+    const output = fc.tuple(tableColumn, fc.option(rowColumn)).map(([column, alias]) => ({ kind: 'lookupOutput' as const, column, alias, span: noSpan }));
+    return fc.tuple(tableColumn, fc.option(rowColumn), fc.option(fc.array(output, { minLength: 1, maxLength: 3 }))).map(
+      ([key, field, outputs]): Command => ({ kind: 'lookup', table: { kind: 'lookupTable', name: table.name, span: noSpan }, key, field, outputs, span: noSpan }),
+    );
+  });
 }
 
 /** An aggregation call with the arity its function takes. */

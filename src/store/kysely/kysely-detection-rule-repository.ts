@@ -55,6 +55,13 @@ export class KyselyDetectionRuleRepository implements DetectionRuleRepository {
     });
   }
 
+  listBySyncKeyAnyTenant(syncKey: string): Promise<DetectionRuleRecord[]> {
+    return this.runner.run('reading detection rules', async () => {
+      const rows = await this.db.selectFrom('detection_rules').selectAll().where('sync_key', '=', syncKey).orderBy('created_at').orderBy('id').execute();
+      return Promise.all(rows.map((row) => this.withSinks(this.db, row)));
+    });
+  }
+
   async list(tenantId: string, options: PageOptions): Promise<Page<DetectionRuleSummary>> {
     const start = creationOrderStart(options);
     return this.runner.run('listing detection rules', async () => {

@@ -14,6 +14,9 @@ import type {
   TenantRepository,
 } from '../store.js';
 import type { SyncSourceRepository } from '../sync-source-store.js';
+import type { LookupTableRepository, QueryUsageRepository } from '../compatibility-store.js';
+import { KyselyLookupTableRepository } from './kysely-lookup-table-repository.js';
+import { KyselyQueryUsageRepository } from './kysely-query-usage-repository.js';
 import type { StoreDatabase } from '../store-database.js';
 import { KyselyAlertRepository } from './kysely-alert-repository.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
@@ -50,6 +53,8 @@ export class KyselyStore implements Store {
   readonly detectionState: DetectionStateRepository;
   readonly alerts: AlertRepository;
   readonly syncSources: SyncSourceRepository;
+  readonly lookupTables: LookupTableRepository;
+  readonly queryUsage: QueryUsageRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -67,6 +72,8 @@ export class KyselyStore implements Store {
     this.detectionState = new KyselyDetectionStateRepository(db, runner);
     this.alerts = new KyselyAlertRepository(db, runner);
     this.syncSources = new KyselySyncSourceRepository(db, runner);
+    this.lookupTables = new KyselyLookupTableRepository(db, runner);
+    this.queryUsage = new KyselyQueryUsageRepository(db, runner);
   }
 
   migrate(): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { NotFoundError, ValidationError } from '../../core/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/index.js';
 import type { TenantRecord } from '../records.js';
 import type { StoreDatabase, TenantsTable } from '../store-database.js';
 import type { TenantRepository } from '../store.js';
@@ -13,30 +13,38 @@ export class KyselyTenantRepository implements TenantRepository {
     private readonly runner: StoreQueryRunner,
   ) {}
 
-  ensure(id: string, atMs: number): Promise<{ tenant: TenantRecord; created: boolean }> {
+  ensure(id: string, atMs: number, name: string = id): Promise<{ tenant: TenantRecord; created: boolean }> {
     return this.runner.run('ensuring tenant', async () => {
       // Insert-or-ignore, then read: two processes ensuring the same tenant both succeed, and
-      // exactly one of them reports created.
+      // exactly one of them reports created. A name another tenant has is a conflict too.
       const inserted = await this.db
         .insertInto('tenants')
-        .values({ id, created_at: atMs })
-        .onConflict((oc) => oc.column('id').doNothing())
+        .values({ id, name, created_at: atMs })
+        .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
-      const row = await this.db.selectFrom('tenants').select(['id', 'created_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await this.db.selectFrom('tenants').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
+      if (row === undefined) throw new ConflictError(`tenant name ${JSON.stringify(name)} belongs to another tenant`, { field: 'tenant_id' });
       return { tenant: toTenant(row), created: (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n };
+    });
+  }
+
+  getByName(name: string): Promise<TenantRecord | null> {
+    return this.runner.run('reading tenant', async () => {
+      const row = await this.db.selectFrom('tenants').select(['id', 'name', 'created_at']).where('name', '=', name).executeTakeFirst();
+      return row === undefined ? null : toTenant(row);
     });
   }
 
   get(id: string): Promise<TenantRecord | null> {
     return this.runner.run('reading tenant', async () => {
-      const row = await this.db.selectFrom('tenants').select(['id', 'created_at']).where('id', '=', id).executeTakeFirst();
+      const row = await this.db.selectFrom('tenants').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
       return row === undefined ? null : toTenant(row);
     });
   }
 
   list(): Promise<TenantRecord[]> {
     return this.runner.run('listing tenants', async () => {
-      const rows = await this.db.selectFrom('tenants').select(['id', 'created_at']).orderBy('id').execute();
+      const rows = await this.db.selectFrom('tenants').select(['id', 'name', 'created_at']).orderBy('id').execute();
       return rows.map(toTenant);
     });
   }
@@ -62,6 +70,6 @@ export class KyselyTenantRepository implements TenantRepository {
   }
 }
 
-function toTenant(row: Pick<Selectable<TenantsTable>, 'id' | 'created_at'>): TenantRecord {
-  return { id: row.id, createdAt: millisOf(row.created_at) };
+function toTenant(row: Pick<Selectable<TenantsTable>, 'id' | 'name' | 'created_at'>): TenantRecord {
+  return { id: row.id, name: row.name ?? row.id, createdAt: millisOf(row.created_at) };
 }

@@ -21,6 +21,8 @@ const allTables = [
   'detection_rules',
   'event_sinks',
   'indexes',
+  'lookup_tables',
+  'query_usage',
   'sync_source_sink_keys',
   'sync_sources',
   'tenants',

@@ -34,6 +34,16 @@ export function describeDetectionRuleContract(store: () => Store): void {
       expect(await store().rules.getBySyncKey('acme', 'other')).toBeNull();
     });
 
+    it("listBySyncKeyAnyTenant finds each tenant's rule with the key, oldest first", async () => {
+      const acmeRule = aRule('acme', { syncKey: 'shared.yml', createdAt: 2 });
+      const globexRule = aRule('globex', { syncKey: 'shared.yml', createdAt: 1 });
+      await store().rules.insert(acmeRule);
+      await store().rules.insert(globexRule);
+      await store().rules.insert(aRule('acme', { syncKey: 'other.yml' }));
+      expect(await store().rules.listBySyncKeyAnyTenant('shared.yml')).toEqual([globexRule, acmeRule]);
+      expect(await store().rules.listBySyncKeyAnyTenant('none.yml')).toEqual([]);
+    });
+
     it('keeps synced rules: sync id and both states', async () => {
       const synced = aRule('acme', { detectionRuleSyncId: 'sync-1', enabledStateSynced: 'Staging', enabledStateOverride: null });
       await store().rules.insert(synced);

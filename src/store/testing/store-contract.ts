@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { describeAlertContract } from './alert-contract.js';
 import { describeApiKeyContract } from './api-key-contract.js';
 import { describeAuditContract } from './audit-contract.js';
+import { describeCompatibilityContract } from './compatibility-contract.js';
 import { describeCreationOrderPaginationContract } from './creation-order-pagination-contract.js';
 import { describeDetectionRuleContract } from './detection-rule-contract.js';
 import { describeDetectionStateContract } from './detection-state-contract.js';
@@ -35,5 +36,6 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describeDetectionStateContract(store);
     describeAlertContract(store);
     describeSyncSourceContract(store);
+    describeCompatibilityContract(store);
   });
 }

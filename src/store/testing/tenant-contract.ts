@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, ValidationError } from '../../core/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/index.js';
 import type { Store } from '../store.js';
 
 /** Checks a list of [first, count] reservations tiles 1..n with no gap and no overlap. */
@@ -16,15 +16,25 @@ export function expectConsecutiveRanges(ranges: readonly (readonly [first: bigin
 export function describeTenantContract(store: () => Store): void {
   describe('tenants', () => {
     it('ensure creates a tenant once and keeps its first creation time', async () => {
-      expect(await store().tenants.ensure('acme', 1000)).toEqual({ tenant: { id: 'acme', createdAt: 1000 }, created: true });
-      expect(await store().tenants.ensure('acme', 2000)).toEqual({ tenant: { id: 'acme', createdAt: 1000 }, created: false });
-      expect(await store().tenants.get('acme')).toEqual({ id: 'acme', createdAt: 1000 });
+      expect(await store().tenants.ensure('acme', 1000)).toEqual({ tenant: { id: 'acme', name: 'acme', createdAt: 1000 }, created: true });
+      expect(await store().tenants.ensure('acme', 2000)).toEqual({ tenant: { id: 'acme', name: 'acme', createdAt: 1000 }, created: false });
+      expect(await store().tenants.get('acme')).toEqual({ id: 'acme', name: 'acme', createdAt: 1000 });
     });
 
     it('ensure called concurrently creates the tenant exactly once', async () => {
       const results = await Promise.all([1, 2, 3, 4].map((at) => store().tenants.ensure('acme', at)));
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.tenant.createdAt)).size).toBe(1);
+    });
+
+    it('finds a tenant by its name: its id unless it was given another, and refuses a name taken', async () => {
+      await store().tenants.ensure('acme', 1);
+      await store().tenants.ensure('5b2c1f3e-0d4a-4f6b-9a51-3c7e2d8f1a90', 2, 'default');
+      expect(await store().tenants.getByName('acme')).toEqual({ id: 'acme', name: 'acme', createdAt: 1 });
+      expect(await store().tenants.getByName('default')).toEqual({ id: '5b2c1f3e-0d4a-4f6b-9a51-3c7e2d8f1a90', name: 'default', createdAt: 2 });
+      expect(await store().tenants.getByName('5b2c1f3e-0d4a-4f6b-9a51-3c7e2d8f1a90')).toBeNull();
+      await expect(store().tenants.ensure('other', 3, 'default')).rejects.toThrow(ConflictError);
+      expect(await store().tenants.get('other')).toBeNull();
     });
 
     it('get answers null for an unknown tenant', async () => {

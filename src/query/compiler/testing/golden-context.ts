@@ -24,6 +24,10 @@ export const goldenContext: AnalysisContext = {
     'tags[1]',
     'results_table.rows[0].userIdentity.arn',
   ],
+  lookupTables: [
+    { id: 'lt-bad-ips', name: 'bad_ips', columns: ['indicator', 'provider', 'description'], version: 'v7' },
+    { id: 'lt-owners', name: 'account owners', columns: ['arn', 'team'], version: 'v1' },
+  ],
 };
 
 export const goldenOptions: CompileOptions = {
@@ -51,6 +55,7 @@ export const goldenFieldTypes: ReadonlyMap<string, readonly string[]> = new Map(
 /** The golden tenant with its catalog's types known, as search plans aggregations. */
 export const typedGoldenContext: AnalysisContext = {
   indexes: goldenContext.indexes,
+  ...(goldenContext.lookupTables ? { lookupTables: goldenContext.lookupTables } : {}),
   fieldPaths: [...goldenFieldTypes.keys()],
   fieldTypes: goldenFieldTypes,
 };
