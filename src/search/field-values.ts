@@ -34,7 +34,7 @@ const nowhere = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, colu
 
 /**
  * The two queries behind a field's values. The query's events are the rows of its row-wise part
- * (its filter, then `where`, `eval`, `rename`, `table` up to any other command): its result rows
+ * (its filter, then `where`, `eval`, `rename`, `table`, `lookup` up to any other command): its result rows
  * when it has no other command, else the events its first aggregation, `head` or `tail` takes,
  * as the histogram counts them. The caller has checked the query itself, so that its errors
  * point into its own text.

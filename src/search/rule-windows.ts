@@ -3,7 +3,7 @@
  * window query (`runOnce`: events earliest first up to `maxRows`, or the whole aggregation)
  * returns, without one statement per window where that can be avoided:
  *
- * - A query whose rows are events (a filter, optionally with `where`, `eval`, `rename`, `table`)
+ * - A query whose rows are events (a filter, optionally with `where`, `eval`, `rename`, `table`, `lookup`)
  *   is counted per minute in one statement. A window whose count is zero gets an empty result; a
  *   window holding more than `maxRows` rows runs alone, as the scheduler runs it; the others
  *   are read in chunks of about `chunkRows` events, in time order, each event shared out to

@@ -1,9 +1,9 @@
 /**
  * Counts a query's rows per time bucket in one statement: the search page's histogram and the
- * rule preview's per-minute counts. What is counted is the rows of the query's row-wise part (its
- * filter, then its `where`, `eval`, `rename`, `table` up to the first other command): the result
- * rows of a query that has no other command, else the events its first aggregation, `head` or
- * `tail` takes (those commands' rows have no time of their own).
+ * rule preview's per-minute counts. What is counted is the rows of the query's row-wise part
+ * (its filter, then its `where`, `eval`, `rename`, `table`, `lookup` up to the first other
+ * command): the result rows of a query that has no other command, else the events its first
+ * aggregation, `head` or `tail` takes (those commands' rows have no time of their own).
  */
 import { sqlInteger } from '../../core/index.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
