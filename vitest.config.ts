@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // child process (pool: forks) and opens at most one engine data directory.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'console/src/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
