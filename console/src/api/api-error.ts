@@ -33,3 +33,8 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   const retryAfter = Number(response.headers.get('retry-after'));
   return new ApiError(response.status, message, diagnostics, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
 }
+
+/** The positioned problems an error carries (a query's or a rule file's), none for other errors. */
+export function diagnosticsOf(error: unknown): readonly TextDiagnostic[] {
+  return error instanceof ApiError ? error.diagnostics : [];
+}

@@ -73,7 +73,7 @@ export class VigilClient {
     return (await this.call<{ qr_id: string }>('POST', '/v1/start_query', { body: request })).qr_id;
   }
 
-  startHistogram(request: QueryRequest & { max_buckets?: number }): Promise<{ qr_id: string; bucket_s: number }> {
+  startHistogram(request: QueryRequest & { max_buckets?: number }): Promise<{ qr_id: string; bucket_s: number; start_time?: string; end_time?: string }> {
     return this.call('POST', '/v1/start_histogram', { body: request });
   }
 

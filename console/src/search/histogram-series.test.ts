@@ -33,6 +33,11 @@ describe('the histogram', () => {
     expect(series.counts).toEqual([2, 0, 0]);
   });
 
+  it('aligns weekly buckets to Mondays, as the server counts them', () => {
+    const series = histogramSeries([], 604_800, { start: new Date('2024-05-01T00:00:00Z'), end: new Date('2024-05-20T00:00:00Z') });
+    expect(series.starts.map((s) => new Date(s * 1000).toISOString().slice(0, 10))).toEqual(['2024-04-29', '2024-05-06', '2024-05-13']);
+  });
+
   it('ignores rows outside the range or without a count', () => {
     const series = histogramSeries(
       [

@@ -9,6 +9,9 @@ export interface HistogramSeries {
   readonly total: number;
 }
 
+/** The server counts buckets from Monday 1970-01-05T00:00:00Z (weeks start on Monday). */
+const bucketOriginMs = Date.UTC(1970, 0, 5);
+
 /** Bars at least this wide (CSS pixels) stay readable and clickable. */
 const minBarPx = 6;
 
@@ -23,7 +26,7 @@ export function maxBucketsFor(widthPx: number): number {
  */
 export function histogramSeries(rows: readonly Row[], bucketS: number, range: ResolvedRange): HistogramSeries {
   const bucketMs = bucketS * 1000;
-  const first = Math.floor(range.start.getTime() / bucketMs) * bucketMs;
+  const first = Math.floor((range.start.getTime() - bucketOriginMs) / bucketMs) * bucketMs + bucketOriginMs;
   const count = Math.max(1, Math.ceil((range.end.getTime() - first) / bucketMs));
   const starts = Array.from({ length: count }, (_, i) => (first + i * bucketMs) / 1000);
   const counts = new Array<number>(count).fill(0);
@@ -44,8 +47,9 @@ export function histogramSeries(rows: readonly Row[], bucketS: number, range: Re
 export function zoomRange(series: HistogramSeries, fromS: number, toS: number): ResolvedRange | null {
   const low = Math.min(fromS, toS);
   const high = Math.max(fromS, toS);
-  const start = Math.floor(low / series.bucketS) * series.bucketS;
-  const end = Math.ceil(high / series.bucketS) * series.bucketS;
+  const origin = bucketOriginMs / 1000;
+  const start = Math.floor((low - origin) / series.bucketS) * series.bucketS + origin;
+  const end = Math.ceil((high - origin) / series.bucketS) * series.bucketS + origin;
   if (end - start < series.bucketS) return null;
   return { start: new Date(start * 1000), end: new Date(end * 1000) };
 }

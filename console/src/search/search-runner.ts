@@ -37,7 +37,9 @@ export class SearchRunner {
 
     const live = (): boolean => generation === this.generation;
     void this.client.startQuery({ ...request, max_rows: params.maxRows }).then(
-      (qrId) => live() && this.pollQuery(qrId, live),
+      (qrId) => {
+        if (live()) void this.pollQuery(qrId, live);
+      },
       (error: unknown) => {
         if (!live()) return;
         const diagnostics = error instanceof ApiError ? error.diagnostics : [];
@@ -53,7 +55,11 @@ export class SearchRunner {
       },
     );
     void this.client.startHistogram({ ...request, max_buckets: maxBuckets }).then(
-      ({ qr_id, bucket_s }) => live() && this.pollHistogram(qr_id, bucket_s, range, live),
+      (answer) => {
+        // The server narrows the range to the data it holds (all time): draw what it counts.
+        const covered = answer.start_time && answer.end_time ? { start: new Date(answer.start_time), end: new Date(answer.end_time) } : range;
+        if (live()) void this.pollHistogram(answer.qr_id, answer.bucket_s, covered, live);
+      },
       (error: unknown) => live() && this.setHistogram({ status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'failed', series: null, error: messageOf(error) }),
     );
   }
