@@ -6,6 +6,7 @@ import { EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, placeholder } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
 import type { QueryProblem } from '../search/search-run.js';
+import { editorRoot } from './editor-root.js';
 import { editorHighlightStyle, editorTheme } from './editor-theme.js';
 import { queryCompletions, type CompletionVocabulary } from './query-completions.js';
 import { queryLanguage } from './query-language.js';
@@ -31,8 +32,10 @@ export function QueryEditor(props: QueryEditorProps) {
       latest.current.onRun();
       return true;
     };
+    const root = editorRoot(host.current!);
     const editor = new EditorView({
-      parent: host.current!,
+      root,
+      parent: root,
       state: EditorState.create({
         doc: props.value,
         extensions: [

@@ -7,6 +7,7 @@ import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'preact/hooks';
 import type { TextDiagnostic } from '../api/types.js';
 import { offsetOf } from '../search/scoped-query.js';
+import { editorRoot } from './editor-root.js';
 import { editorHighlightStyle, editorTheme } from './editor-theme.js';
 
 export interface YamlEditorProps {
@@ -27,8 +28,10 @@ export function YamlEditor(props: YamlEditorProps) {
   onChange.current = props.onChange;
 
   useEffect(() => {
+    const root = editorRoot(host.current!);
     const editor = new EditorView({
-      parent: host.current!,
+      root,
+      parent: root,
       state: EditorState.create({
         doc: props.value,
         extensions: [

@@ -23,11 +23,14 @@ export function QueryBar(props: { page: SearchPageState; vocabulary: CompletionV
       <QueryEditor value={page.draft} onChange={page.setDraft} onRun={page.submit} problems={page.run.problems} vocabulary={props.vocabulary} />
       <TimeRangePicker range={page.params.range} zone={page.params.zone} onChange={(range) => page.change({ range })} onZone={(zone) => page.change({ zone })} />
       {running ? (
-        <button type="button" class="danger" onClick={page.cancel}>
+        // Keyed apart: reusing one element would let the cancel click submit the form once it became "Search".
+        <button key="cancel" type="button" class="danger" onClick={page.cancel}>
           Cancel
         </button>
       ) : (
-        <button type="submit">Search</button>
+        <button key="search" type="submit">
+          Search
+        </button>
       )}
       <RecentQueries recent={page.recent} onPick={(query) => (page.setDraft(query), page.change({ query }))} />
     </form>
