@@ -88,7 +88,7 @@ export function SinksPage() {
                 <td>
                   <div class="actions">
                     <button type="button" class="secondary" onClick={() => test(s)} aria-label={`Send a test alert to ${s.name}`}>
-                      Send test alert
+                      Send a test alert
                     </button>
                     <button type="button" class="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
                       Edit
