@@ -60,8 +60,12 @@ export function problemsOf(diagnostics: readonly TextDiagnostic[], toUserOffset:
 }
 
 /** Newest first by event time (`@svc.time_ns` is an integer string; equal lengths compare as text). */
-export function newestFirst(rows: readonly Row[]): Row[] {
+export function newestFirst(rows: readonly Row[]): readonly Row[] {
   const key = (row: Row): string => String(row['@svc.time_ns'] ?? '').padStart(24, '0');
+  // The server scans newest first already: check in one pass before paying for a sort.
+  let sorted = true;
+  for (let i = 1; i < rows.length && sorted; i++) sorted = key(rows[i - 1]!) >= key(rows[i]!);
+  if (sorted) return rows;
   return [...rows].sort((a, b) => {
     const ka = key(a);
     const kb = key(b);

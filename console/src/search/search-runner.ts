@@ -7,7 +7,14 @@ import { idleRun, isEventTable, newestFirst, problemsOf, type HistogramState, ty
 import type { ResolvedRange } from './time-range.js';
 
 /** Polls often at first (short searches feel instant), then at most once a second as the interface recommends. */
-const pollDelaysMs = [100, 150, 250, 400, 600, 800, 1000];
+const pollDelaysMs = [50, 100, 150, 250, 400, 600, 800, 1000];
+
+/**
+ * Past this many rows, polls ask for progress only (bytes scanned) and the rows come once, when
+ * the search completes: every poll returns all rows so far, so refetching 100,000 rows a second
+ * would cost more than the search.
+ */
+const intermediateRowsLimit = 10_000;
 
 /**
  * Runs one search at a time: the query and its histogram started together on the server, polled
@@ -83,8 +90,14 @@ export class SearchRunner {
     this.running.push(qrId);
     for (let i = 0; live(); i++) {
       try {
-        const progress = await this.client.queryProgress(qrId);
+        const withRows = this.state.rows.length < intermediateRowsLimit;
+        const progress = await this.client.queryProgress(qrId, withRows);
         if (!live()) return;
+        if (!withRows && !progress.is_completed) {
+          this.set({ ...this.state, bytesScanned: progress.metadata.n_bytes_scanned });
+          await delay(pollDelaysMs[Math.min(i, pollDelaysMs.length - 1)]!);
+          continue;
+        }
         const columns = progress.results.column_ordering;
         const rows = isEventTable(columns) ? newestFirst(progress.results.rows) : progress.results.rows;
         const done = progress.is_completed;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { IndexFields, IndexObject } from '../api/types.js';
+import type { VigilClient } from '../api/vigil-client.js';
 import { navigate, useLocation } from '../app/navigation.js';
 import { useSession } from '../app/session-context.js';
 import { maxBucketsFor } from './histogram-series.js';
@@ -8,7 +9,7 @@ import { allTimeSpan, combineFields, combineStats, indexesInScope, type ScopeSta
 import { paramsFromSearch, paramsToSearch, type SearchParams } from './search-params.js';
 import { idleRun, type SearchRun } from './search-run.js';
 import { SearchRunner } from './search-runner.js';
-import { resolveRange } from './time-range.js';
+import { resolveRange, type ResolvedRange } from './time-range.js';
 
 /**
  * The search page's one state: the search (mirrored by the URL, which is its source), the text
@@ -25,6 +26,7 @@ export function useSearchPage() {
   const [fields, setFields] = useState<IndexFields | null>(null);
   const [fieldsError, setFieldsError] = useState<string | null>(null);
   const [reruns, setReruns] = useState(0);
+  const [searched, setSearched] = useState<ResolvedRange | null>(null);
   const history = useMemo(() => queryHistoryStore(localStorage, tenantId), [tenantId]);
   const [recent, setRecent] = useState<string[]>(() => history.read());
   const chartWidth = useRef(900);
@@ -37,29 +39,38 @@ export function useSearchPage() {
     client.listIndexes().then(setIndexes, () => setIndexes([]));
   }, [client]);
 
-  // Every change of the search (URL) or an explicit re-run starts it anew.
+  // Every change of the search (URL) or an explicit re-run starts it anew; a relative or absolute
+  // range starts at once, "all time" first asks the indexes for the span they hold.
   useEffect(() => {
-    if (indexes === null) return;
+    if (params.range.kind === 'all' && indexes === null) return;
     let live = true;
-    const scope = indexesInScope(indexes, params.index);
-    const statsPromise = Promise.all(scope.map((i) => client.indexStats(i.id)))
-      .then(combineStats)
-      .catch(() => null);
     void (async () => {
-      const stats = params.range.kind === 'all' ? await statsPromise : null;
+      const stats = params.range.kind === 'all' ? await statsOf(client, indexesInScope(indexes ?? [], params.index)) : null;
       if (!live) return;
       const range = resolveRange(params.range, new Date(), stats ? allTimeSpan(stats) : null);
       runner.start(params, range, maxBucketsFor(chartWidth.current));
-      const interval = { start: range.start.toISOString(), end: range.end.toISOString() };
-      Promise.all(scope.map((i) => client.indexFields(i.id, interval)))
-        .then((lists) => live && (setFields(combineFields(lists)), setFieldsError(null)))
-        .catch((e: unknown) => live && (setFields(null), setFieldsError(e instanceof Error ? e.message : String(e))));
+      setSearched(range);
     })();
-    statsPromise.then((s) => live && setScopeStats(s));
     return () => {
       live = false;
     };
-  }, [location.search, reruns, indexes]);
+  }, [location.search, reruns, params.range.kind === 'all' ? indexes : null]);
+
+  // What the searched indexes hold: the sidebar's fields over the searched range, and their
+  // stats for the empty-range notice.
+  useEffect(() => {
+    if (indexes === null || searched === null) return;
+    let live = true;
+    const scope = indexesInScope(indexes, params.index);
+    const interval = { start: searched.start.toISOString(), end: searched.end.toISOString() };
+    Promise.all(scope.map((i) => client.indexFields(i.id, interval)))
+      .then((lists) => live && (setFields(combineFields(lists)), setFieldsError(null)))
+      .catch((e: unknown) => live && (setFields(null), setFieldsError(e instanceof Error ? e.message : String(e))));
+    void statsOf(client, scope).then((s) => live && setScopeStats(s));
+    return () => {
+      live = false;
+    };
+  }, [indexes, searched]);
 
   /** Changes the search: a new URL (a history entry), which runs it. */
   const change = useCallback(
@@ -92,3 +103,10 @@ export function useSearchPage() {
 }
 
 export type SearchPageState = ReturnType<typeof useSearchPage>;
+
+/** The stats of these indexes added up; null when they cannot be had. */
+function statsOf(client: VigilClient, scope: readonly IndexObject[]): Promise<ScopeStats | null> {
+  return Promise.all(scope.map((i) => client.indexStats(i.id)))
+    .then(combineStats)
+    .catch(() => null);
+}
