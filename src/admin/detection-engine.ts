@@ -2,7 +2,6 @@ import { IngestError, type Clock, type Logger } from '../core/index.js';
 import {
   DeliveryWorker,
   RuleScheduler,
-  createSinkResolver,
   defaultDeliverySettings,
   defaultSchedulerSettings,
   WindowQueryBatcher,
@@ -18,6 +17,7 @@ import type { Store } from '../store/index.js';
 import type { ChatIntegrationService } from './chat-integration-service.js';
 import type { EventSinkService } from './event-sink-service.js';
 import type { IndexService } from './index-service.js';
+import { deploymentSinkResolver } from './sink-resolver.js';
 import { writeSystemEvents } from './system-events.js';
 import type { TenantService } from './tenant-service.js';
 
@@ -116,15 +116,7 @@ export class DetectionEngine {
         clock,
         logger: logger.child({ component: 'delivery' }),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
-        resolveSink: createSinkResolver({
-          store,
-          clock,
-          http: { allowPrivateDestinations: deps.allowPrivateDestinations, timeoutMs: settings.sendTimeoutMs, userAgent: settings.userAgent },
-          secretsOf: (sink) => deps.sinks.secretsOf(sink),
-          tokenOf: (integration) => deps.chatIntegrations.tokenOf(integration),
-          ...(settings.chatApiUrl ? { chatApiUrl: settings.chatApiUrl } : {}),
-          ...(settings.pagerApiUrl ? { pagerApiUrl: settings.pagerApiUrl } : {}),
-        }),
+        resolveSink: deploymentSinkResolver(deps, settings),
       },
       settings.delivery,
     );

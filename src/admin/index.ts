@@ -44,3 +44,6 @@ export {
 export { RuleTestRunner, ruleTestLimits, scratchTenantPrefix, type RuleTestResult, type RuleTestRunnerOptions } from './rule-test-runner.js';
 export { resolveSinkKeys, type UnresolvedSinkKey } from './sink-key-resolver.js';
 export { createServices, type Services } from './services.js';
+export { IndexInsights, type IndexFields } from './index-insights.js';
+export { RulePreviewService, previewLimits, type PreviewRequest, type PreviewRuleInput } from './rule-preview-service.js';
+export { SinkTester, testAlert, testAlertRuleId } from './sink-tester.js';

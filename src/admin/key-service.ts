@@ -66,14 +66,14 @@ export class KeyService {
     return this.store.apiKeys.list();
   }
 
-  /** Revokes a key by id; requests with it get 401 from then on. */
+  /** Revokes a key by id; requests with it get 401 from then on. Answers the key as revoked. */
   async revoke(id: string, actor: Actor): Promise<ApiKeyRecord> {
     const key = await this.store.apiKeys.get(id);
     if (!key || !(await this.store.apiKeys.revoke(id, this.clock.nowMs()))) throw new NotFoundError(`no live api key with id ${JSON.stringify(id)}`);
     for (const tenantId of key.tenants.filter((t) => t !== allTenants)) {
       await this.audit.record(tenantId, actor, 'api_key.revoke', key.id, { name: key.name, prefix: key.prefix });
     }
-    return key;
+    return (await this.store.apiKeys.get(id)) ?? key;
   }
 
   /** The live key matching the secret, or null. Records its use. */

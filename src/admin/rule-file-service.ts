@@ -135,6 +135,11 @@ export class RuleFileChecks implements RuleFileChecker {
     }
   }
 
+  /** The definition a rule file gives in the tenant; ValidationError with every problem when it has errors. */
+  async definitionOf(text: string, tenantId: string): Promise<RuleDefinition> {
+    return definitionOrThrow(await this.validate(text, tenantId));
+  }
+
   private async tenantIndexes(tenantId: string): Promise<readonly IndexInfo[]> {
     checkTenantId(tenantId);
     if (this.indexesOf === null) throw new Error('checking a rule file for a tenant needs the store');

@@ -14,7 +14,11 @@ import { IngestService, type IngestServiceSettings } from './ingest-service.js';
 import { KeyService } from './key-service.js';
 import { Maintenance } from './maintenance.js';
 import { RepositorySync } from './repository-sync.js';
+import { IndexInsights } from './index-insights.js';
 import { RuleFileService } from './rule-file-service.js';
+import { RulePreviewService } from './rule-preview-service.js';
+import { deploymentSinkResolver } from './sink-resolver.js';
+import { SinkTester } from './sink-tester.js';
 import { RuleTestRunner } from './rule-test-runner.js';
 import { SyncSourceService } from './sync-source-service.js';
 import { TenantService } from './tenant-service.js';
@@ -43,6 +47,12 @@ export interface Services {
   readonly search: SearchService | null;
   /** The rule scheduler and delivery worker (started by `vigil serve`); present only with the events engine. */
   readonly detections: DetectionEngine | null;
+  /** Test alerts to a sink, sent as real alerts are. */
+  readonly sinkTests: SinkTester;
+  /** Index statistics and fields; present only with the events engine. */
+  readonly insights: IndexInsights | null;
+  /** Rule preview over history; present only with the events engine. */
+  readonly previews: RulePreviewService | null;
 }
 
 /** Wires the services; pass an engine only in the process that owns it. */
@@ -76,6 +86,8 @@ export function createServices(deps: {
   const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(store, indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
   // Every write of events in this process tells search, whose field catalog cache depends on it.
   const writingEvents = (tenant: string): (() => void) => search?.writingEvents(tenant) ?? (() => {});
+  const detectionSettings = deps.detections ?? defaultDetectionEngineSettings;
+  const sinkWiring = { store, clock, sinks, chatIntegrations, allowPrivateDestinations: deps.allowPrivateDestinations };
   return {
     store,
     audit,
@@ -110,9 +122,12 @@ export function createServices(deps: {
             allowPrivateDestinations: deps.allowPrivateDestinations,
             ...(deps.detectionMetrics ? { metrics: deps.detectionMetrics } : {}),
           },
-          deps.detections ?? defaultDetectionEngineSettings,
+          detectionSettings,
         )
       : null,
+    sinkTests: new SinkTester(sinks, deploymentSinkResolver(sinkWiring, detectionSettings), audit, clock),
+    insights: engine ? new IndexInsights(engine) : null,
+    previews: search ? new RulePreviewService(store, indexes, ruleFiles, search, clock, detectionSettings.scheduler.maxRows) : null,
   };
 }
 

@@ -41,6 +41,11 @@ export class TenantService {
     return tenant;
   }
 
+  /** Every tenant, by id. */
+  async list(): Promise<TenantRecord[]> {
+    return (await this.store.tenants.list()).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   /** The tenant's system index of this name; it exists for every tenant made through ensure(). */
   async systemIndex(tenantId: string, name: SystemIndexName): Promise<IndexRecord | null> {
     return this.store.indexes.getByName(tenantId, name);

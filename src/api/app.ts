@@ -12,6 +12,10 @@ import { ApiMetrics } from './metrics.js';
 import { RouteMethods } from './route-methods.js';
 import { registerHealthRoutes, type ReadinessCheck } from './routes/health-routes.js';
 import { registerAlertRoutes } from './routes/alert-routes.js';
+import { registerApiKeyRoutes } from './routes/api-key-routes.js';
+import { registerDiscoveryRoutes } from './routes/discovery-routes.js';
+import { registerMeRoutes } from './routes/me-routes.js';
+import { registerRulePreviewRoutes } from './routes/rule-preview-routes.js';
 import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
 import { registerDetectionRuleYamlRoutes } from './routes/detection-rule-yaml-routes.js';
 import { registerEventSinkRoutes } from './routes/event-sink-routes.js';
@@ -108,15 +112,21 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   await app.register(async (v1) => {
     // onRequest, not preHandler: authentication comes before body parsing and schema validation.
     v1.addHook('onRequest', requireApiKey(options.services.keys));
-    registerIndexRoutes(v1, options.services.indexes);
+    registerMeRoutes(v1, options.services.tenants);
+    registerApiKeyRoutes(v1, options.services.keys);
+    registerIndexRoutes(v1, options.services.indexes, options.services.insights);
     registerDetectionRuleRoutes(v1, options.services.rules);
     registerDetectionRuleYamlRoutes(v1, options.services.ruleFiles);
-    registerEventSinkRoutes(v1, options.services.sinks);
+    if (options.services.previews) registerRulePreviewRoutes(v1, options.services.previews);
+    registerEventSinkRoutes(v1, options.services.sinks, options.services.sinkTests);
     registerAlertRoutes(v1, options.services.alerts);
     registerSyncSourceRoutes(v1, options.services.syncSources);
     if (options.services.repositorySync) registerRepositorySyncRoutes(v1, options.services.repositorySync);
     if (options.services.ingest) registerIngestRoutes(v1, options.services.ingest, metrics, options.maxIngestBytes);
-    if (options.services.search) registerQueryRoutes(v1, options.services.search);
+    if (options.services.search) {
+      registerQueryRoutes(v1, options.services.search);
+      registerDiscoveryRoutes(v1, options.services.search);
+    }
   });
   return app;
 }

@@ -23,7 +23,7 @@ function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown>
 }
 
 /** A nullable string, integer, boolean or string enum, as one `type: [t, 'null']` schema. */
-function NullableScalar<T>(type: 'string' | 'integer' | 'boolean', options: Record<string, unknown> = {}) {
+export function NullableScalar<T>(type: 'string' | 'integer' | 'boolean', options: Record<string, unknown> = {}) {
   const values = options.enum as unknown[] | undefined;
   return Type.Unsafe<T | null>({ ...options, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
 }
@@ -37,7 +37,7 @@ const Severity = StringEnum(severities);
 const deprecatedPair = (what: string) =>
   Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: `Deprecated ${what} form: [label, value]` });
 
-const AlertTemplateInput = Type.Object(
+export const AlertTemplateInput = Type.Object(
   {
     info: Type.Optional(
       Type.Array(
@@ -67,7 +67,7 @@ const AlertTemplateObject = Type.Object({
 });
 
 // Numbers rather than integers: the service's message (whole minutes, from 60) is the useful one.
-const ruleFields = {
+export const ruleFields = {
   name: Type.String({ maxLength: 256 }),
   description: Type.String({ maxLength: 10_000 }),
   time_range_s: Type.Number({ description: 'Lookback in seconds: whole minutes, 60 to 2592000' }),
@@ -78,7 +78,7 @@ const ruleFields = {
 };
 
 // The fields a create may leave to their defaults, and so optional in both create and update.
-const defaultedRuleFields = {
+export const defaultedRuleFields = {
   alert_per_row: Type.Optional(Type.Boolean({ description: 'Default false' })),
   debounce: Type.Optional(Type.Boolean({ description: 'Default true' })),
   dedup_window_s: Type.Optional(NullableScalar<number>('integer', { minimum: 0, maximum: 4_294_967_295, description: 'Null (default): the run frequency' })),

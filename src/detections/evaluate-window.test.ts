@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
 import { alertTableRows, evaluateWindow, type RuleWindow } from './evaluate-window.js';
 import type { QueryRows, ResultRow, RunQuery, WindowQuery } from './run-query.js';
-import { MemoryRuleMemory } from './testing/memory-rule-memory.js';
+import { InMemoryRuleMemory } from './in-memory-rule-memory.js';
 import { ruleRecord } from './testing/rule-fixtures.js';
 
 const minute = 60_000;
@@ -15,7 +15,7 @@ const tableRow = (columns: Record<string, string | number | null>): ResultRow =>
 
 function harness(answer: (query: WindowQuery) => QueryRows) {
   const clock = new ManualClock(t0 + 30_000);
-  const memory = new MemoryRuleMemory();
+  const memory = new InMemoryRuleMemory();
   const queries: WindowQuery[] = [];
   let n = 0;
   const runQuery: RunQuery = async (query) => {

@@ -17,6 +17,8 @@ export type { QueryRows, ResultRow, RunQuery, WindowQuery } from './run-query.js
 export { WindowQueryBatcher } from './window-query-batcher.js';
 export { rowIdentity } from './row-identity.js';
 export type { DetectionMetrics } from './detection-metrics.js';
+export { countPreviewWindows, maxPreviewWindows, previewRule, previewWindows, type PreviewedWindow, type PreviewWindowResult, type RulePreview } from './rule-preview.js';
+export type { RuleWindow } from './evaluate-window.js';
 export { RuleScheduler, defaultSchedulerSettings, type SchedulerSettings, type WriteDetections } from './rule-scheduler.js';
 export { DeliveryWorker, defaultDeliverySettings, type DeliverySettings } from './delivery-worker.js';
 export { createSinkResolver } from './sink-resolver.js';

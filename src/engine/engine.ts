@@ -127,6 +127,13 @@ export interface IndexStorageStats {
   readonly rows: number;
   readonly minTsNs: bigint | null;
   readonly maxTsNs: bigint | null;
+  /** Events stamped with their ingest time: no timestamp field of theirs held a time (`tsField` ''). */
+  readonly eventsWithoutTime: number;
+  /**
+   * Bytes on disk of the index's events, estimated: storage parts hold several indexes, so each
+   * part's size is shared out by the indexes' shares of its rows.
+   */
+  readonly bytesOnDisk: number;
 }
 
 export interface EngineStorageStats {
@@ -171,8 +178,10 @@ export interface Engine {
   cancel(tag: string): Promise<void>;
   /** Column paths of these indexes seen in [fromMs, toMs), merged across days. */
   fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]>;
-  /** Row counts and time span per index of a tenant. */
+  /** Row counts, time span, events without a time of their own and estimated size, per index of a tenant. */
   indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]>;
+  /** How many events these indexes hold with a time in [fromNs, toNs) (a missing bound is open). */
+  eventCount(tenant: string, indexIds: readonly string[], fromNs?: bigint, toNs?: bigint): Promise<number>;
   /** Deletes every event of an index (used after the index is deleted). */
   deleteIndexEvents(tenant: string, indexId: string): Promise<void>;
   /**

@@ -102,6 +102,10 @@ export abstract class TableBackedEngine implements Engine {
     return this.tables.indexStats(tenant, indexIds);
   }
 
+  eventCount(tenant: string, indexIds: readonly string[], fromNs?: bigint, toNs?: bigint): Promise<number> {
+    return this.tables.eventCount(tenant, indexIds, fromNs, toNs);
+  }
+
   async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
     await this.tables.deleteIndexEvents(tenant, indexId);
     this.spans?.forget(tenant, indexId);

@@ -109,20 +109,44 @@ FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList
     return result.rows.map((row) => ({ tenant: row.tenant, indexId: row.idx }));
   }
 
-  /** Row count and time span of each requested index (zero and nulls for an empty one). */
+  /**
+   * Row count, time span and events without a time of their own of each requested index (zero
+   * and nulls for an empty one), with its bytes on disk estimated: a part's size is shared out by
+   * the indexes' shares of its rows (parts hold several indexes once merged).
+   */
   async indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
     if (indexIds.length === 0) return [];
-    const result = await this.runner.query<{ idx: string; rows: string; min_ns: string; max_ns: string }>(
-      `SELECT idx, count() AS rows, toString(toUnixTimestamp64Nano(min(ts))) AS min_ns,
-  toString(toUnixTimestamp64Nano(max(ts))) AS max_ns
-FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx`,
+    const result = await this.runner.query<{ idx: string; rows: string; untimed: string; min_ns: string; max_ns: string; bytes: number | string }>(
+      `SELECT c.idx AS idx, sum(c.n) AS rows, sum(c.untimed) AS untimed, toString(toUnixTimestamp64Nano(min(c.min_ts))) AS min_ns,
+  toString(toUnixTimestamp64Nano(max(c.max_ts))) AS max_ns, sum(if(p.rows = 0, 0, p.bytes_on_disk * c.n / p.rows)) AS bytes
+FROM (SELECT idx, _part AS part, count() AS n, countIf(ts_field = '') AS untimed, min(ts) AS min_ts, max(ts) AS max_ts
+  FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx, part) AS c
+LEFT JOIN (SELECT name, rows, bytes_on_disk FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND active) AS p ON c.part = p.name
+GROUP BY c.idx`,
     );
     const found = new Map(result.rows.map((row) => [row.idx, row]));
     return [...new Set(indexIds)].map((indexId) => {
       const row = found.get(indexId);
-      if (!row || Number(row.rows) === 0) return { indexId, rows: 0, minTsNs: null, maxTsNs: null };
-      return { indexId, rows: Number(row.rows), minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) };
+      if (!row || Number(row.rows) === 0) return { indexId, rows: 0, minTsNs: null, maxTsNs: null, eventsWithoutTime: 0, bytesOnDisk: 0 };
+      return {
+        indexId,
+        rows: Number(row.rows),
+        minTsNs: BigInt(row.min_ns),
+        maxTsNs: BigInt(row.max_ns),
+        eventsWithoutTime: Number(row.untimed),
+        bytesOnDisk: Math.round(Number(row.bytes)),
+      };
     });
+  }
+
+  /** Events of the indexes with a time in [fromNs, toNs); a missing bound is open. */
+  async eventCount(tenant: string, indexIds: readonly string[], fromNs?: bigint, toNs?: bigint): Promise<number> {
+    if (indexIds.length === 0) return 0;
+    const where = [`tenant = ${sqlString(tenant)}`, `idx IN ${sqlStringList(indexIds)}`];
+    if (fromNs !== undefined) where.push(`ts >= ${sqlTimestampNs(fromNs)}`);
+    if (toNs !== undefined) where.push(`ts < ${sqlTimestampNs(toNs)}`);
+    const result = await this.runner.query<{ n: string }>(`SELECT count() AS n FROM logs WHERE ${where.join(' AND ')}`);
+    return Number(result.rows[0]?.n ?? 0);
   }
 
   /** Deletes an index's events, its catalog rows and minute counts (lightweight DELETE, synchronous). */

@@ -6,7 +6,7 @@
 // The syntax: tree, parser, printer, diagnostics.
 export * from './ast.js';
 export { parseQuery, parseQueryOrThrow, parseScalar, type ParseResult, type ScalarParseResult } from './parser.js';
-export { printQuery, printFilter, printScalar, printAggregationCall, printColumnName } from './printer.js';
+export { printQuery, printFilter, printScalar, printAggregationCall, printColumnAnywhere, printColumnName } from './printer.js';
 export { formatDiagnostic } from './format-diagnostic.js';
 export { renderTree } from './render-tree.js';
 export { stripSpans, type WithoutSpans } from './strip-spans.js';
@@ -39,6 +39,7 @@ export {
   type CompiledQuery,
 } from './compiler/compile-query.js';
 export { compileEventBatch, compileEventFilter, type CompiledEventBatch, type EventBatchOptions, type EventFilter } from './compiler/compile-event-batch.js';
+export { compileRowHistogram, type CompiledRowHistogram, type RowHistogramOptions } from './compiler/compile-row-histogram.js';
 export { narrowsByTextIndex } from './compiler/compile-prefilter.js';
 export type { PredicatePlan } from './compiler/compile-filter.js';
 export type { RawColumnOp, TableColumn } from './compiler/sql-env.js';

@@ -1,6 +1,6 @@
 import { assertNever } from '../core/index.js';
 import type { AggregationCall, ColumnName, Command, Filter, IndexTarget, Query, Scalar, StatsItem, ValueExpr } from './ast.js';
-import { printColumn, printDoubleQuoted, printPlainText, printScalarString, printValue, type NameContext } from './print-literal.js';
+import { canPrintBareName, printColumn, printDoubleQuoted, printPlainText, printScalarString, printValue, type NameContext } from './print-literal.js';
 
 /**
  * Canonical query text: one line, single spaces, explicit `and` / `or`, parentheses only where
@@ -35,6 +35,15 @@ export function printAggregationCall(call: AggregationCall): string {
 /** A column name as query text: bare when it can be (in any command), else in backticks (D6). */
 export function printColumnName(column: ColumnName): string {
   return printColumn({ ...column, quote: 'bare' }, 'pipeline');
+}
+
+/**
+ * A column name as text that reads back as the same column in a filter, `where` and any command
+ * alike: bare when it can be in each, else in backticks. For names a query is built around.
+ */
+export function printColumnAnywhere(column: ColumnName): string {
+  const bare = (['filter', 'pipeline', 'statsItem'] as const).every((context) => canPrintBareName(column.parts, context));
+  return printColumn({ ...column, quote: bare ? 'bare' : 'backtick' }, 'filter');
 }
 
 function callText(call: AggregationCall, column: (c: ColumnName) => string): string {

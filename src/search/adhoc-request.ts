@@ -37,13 +37,19 @@ export interface AdhocQuery {
   readonly scanBackToFront: boolean;
 }
 
-/** Checks a request body; every problem names its field. */
-export function checkAdhocQuery(tenant: string, body: AdhocQueryBody): AdhocQuery {
-  const startNs = parseRfc3339Ns(body.start_time);
+/** RFC 3339 bounds `start_time` < `end_time`, as nanoseconds; each problem names its field. */
+export function checkRange(startTime: string, endTime: string): { startNs: bigint; endNs: bigint } {
+  const startNs = parseRfc3339Ns(startTime);
   if (startNs === null) throw new ValidationError('must be an RFC 3339 timestamp such as 2026-11-21T10:00:00Z', { field: 'start_time' });
-  const endNs = parseRfc3339Ns(body.end_time);
+  const endNs = parseRfc3339Ns(endTime);
   if (endNs === null) throw new ValidationError('must be an RFC 3339 timestamp such as 2026-11-21T11:00:00Z', { field: 'end_time' });
   if (startNs >= endNs) throw new ValidationError('start_time must be before end_time', { field: 'start_time' });
+  return { startNs, endNs };
+}
+
+/** Checks a request body; every problem names its field. */
+export function checkAdhocQuery(tenant: string, body: AdhocQueryBody): AdhocQuery {
+  const { startNs, endNs } = checkRange(body.start_time, body.end_time);
   const maxRows = body.max_rows ?? adhocLimits.defaultMaxRows;
   if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > adhocLimits.maxMaxRows) {
     throw new ValidationError(`must be an integer from 1 to ${adhocLimits.maxMaxRows}`, { field: 'max_rows' });

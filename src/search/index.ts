@@ -4,7 +4,11 @@
  * rows. Imports core, query, engine and ingest (its flattening, to rebuild returned events); the
  * HTTP and CLI layers call it.
  */
-export { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
+export { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
+export { fieldValueLimits, type FieldValues } from './field-values.js';
+export { bucketOriginNs, type BucketPlan } from './histogram-buckets.js';
+export { formatBucketTime, histogramColumns } from './histogram-run.js';
+export type { MinuteWindow, WindowRows } from './rule-windows.js';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 export { FieldCatalogCache } from './field-catalog-cache.js';
 export { decodeRows, wireRowId, type DecodedRow, type ResultRow, type RowId, type WireRowId } from './decode-rows.js';
@@ -14,6 +18,9 @@ export type { ShortRangeQuery } from './short-range-query.js';
 export {
   SearchService,
   defaultSearchSettings,
+  histogramLimits,
+  type HistogramBody,
+  type StartedHistogram,
   type QueryExplanation,
   type QueryResult,
   type RunOptions,

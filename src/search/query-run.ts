@@ -78,6 +78,10 @@ export class QueryRun {
     );
   }
 
+  get tenant(): string {
+    return this.request.tenant;
+  }
+
   snapshot(): QuerySnapshot {
     return { status: this.status, kind: this.kind, columns: this.columns, rows: this.rows, bytesScanned: this.bytesScanned, truncated: this.truncated, error: this.error };
   }

@@ -3,15 +3,19 @@
  * queries, with the concurrency limits and the record lifetime an operator configures. Query
  * records live in memory (embedded mode); the tenant's indexes come from the caller.
  */
-import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
+import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, ValidationError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import type { IndexInfo, PredicatePlan } from '../query/index.js';
-import { adhocLimits, checkAdhocQuery, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
+import { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
 import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery } from './short-range-query.js';
 import { FieldCatalogCache } from './field-catalog-cache.js';
 import type { QueryResult, TimeRange } from './query-result.js';
+import { fieldValueLimits, readFieldValues, type FieldValues } from './field-values.js';
+import { chooseHistogramBuckets, minHistogramBuckets, type BucketPlan } from './histogram-buckets.js';
+import { HistogramRun } from './histogram-run.js';
+import { ruleWindowResults, type MinuteWindow, type WindowRows } from './rule-windows.js';
 
 export type { QueryResult, TimeRange } from './query-result.js';
 
@@ -29,11 +33,44 @@ export interface SearchSettings {
 
 export const defaultSearchSettings: SearchSettings = { blockingTimeoutS: 300, resultTtlS: 600, maxConcurrent: 8, maxConcurrentPerTenant: 4 };
 
+/** A run `query_progress` reads and `cancel_query` stops: an ad hoc query or a histogram. */
+interface SearchRun {
+  readonly id: string;
+  readonly tenant: string;
+  readonly done: Promise<void>;
+  snapshot(): QuerySnapshot;
+  cancel(): void;
+}
+
 interface Entry {
   readonly tenant: string;
-  readonly run: QueryRun;
+  readonly run: SearchRun;
   finishedAtMs: number | null;
 }
+
+/** Work counted against the concurrency limits while it runs. */
+interface Running {
+  readonly tenant: string;
+  cancel(): void;
+}
+
+/** The body of `start_histogram`. */
+export interface HistogramBody {
+  readonly query: string;
+  readonly start_time: string;
+  readonly end_time: string;
+  readonly max_buckets?: number;
+}
+
+/** What `start_histogram` answers: the run and how it cuts its range. */
+export interface StartedHistogram {
+  readonly qrId: string;
+  readonly buckets: BucketPlan;
+  /** The range counted: clamped to the events' possible times and narrowed to the scope's events. */
+  readonly range: TimeRange;
+}
+
+export const histogramLimits = { defaultMaxBuckets: 120, minMaxBuckets: minHistogramBuckets, maxMaxBuckets: 1000 } as const;
 
 export interface RunOptions {
   /** Event results: at most this many rows, newest first unless `order` is `asc`. */
@@ -54,7 +91,7 @@ type PlanOptions = Pick<QueryRequest, 'order' | 'limit' | 'useFieldTypes' | 'par
 
 export class SearchService {
   private readonly entries = new Map<string, Entry>();
-  private readonly running = new Set<QueryRun>();
+  private readonly running = new Set<Running>();
   private readonly catalog: FieldCatalogCache;
 
   constructor(
@@ -71,13 +108,87 @@ export class SearchService {
   /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
   async start(tenant: string, body: AdhocQueryBody): Promise<string> {
     this.sweep();
-    const run = await this.launch(checkAdhocQuery(tenant, body));
-    const entry: Entry = { tenant, run, finishedAtMs: null };
-    this.entries.set(run.id, entry);
-    void run.done.then(() => {
-      entry.finishedAtMs = this.clock.nowMs();
-    });
-    return run.id;
+    return this.record(await this.launch(checkAdhocQuery(tenant, body)));
+  }
+
+  /**
+   * `start_histogram`: event counts per bucket for a query and range, run in the background like
+   * `start_query` (the same progress, cancel and limits). The bucket size is chosen from the
+   * range once it is narrowed to the span of the events in the query's scope.
+   */
+  async startHistogram(tenant: string, body: HistogramBody): Promise<StartedHistogram> {
+    this.sweep();
+    const asked = checkRange(body.start_time, body.end_time);
+    const maxBuckets = body.max_buckets ?? histogramLimits.defaultMaxBuckets;
+    if (!Number.isInteger(maxBuckets) || maxBuckets < histogramLimits.minMaxBuckets || maxBuckets > histogramLimits.maxMaxBuckets) {
+      throw new ValidationError(`must be an integer from ${histogramLimits.minMaxBuckets} to ${histogramLimits.maxMaxBuckets}`, { field: 'max_buckets' });
+    }
+    const clamped = clampToEventSpan(asked);
+    this.admit(tenant);
+    const plan = await this.plan(tenant, body.query, clamped, { useFieldTypes: true });
+    const span = await this.engine.writtenTimeSpan(tenant, plan.analyzed.scope.map((index) => index.id));
+    const range = span === null ? { startNs: clamped.endNs, endNs: clamped.endNs } : narrowRange(clamped, span);
+    // A range without events keeps the buckets of the range asked (the chart still has an axis).
+    const buckets = chooseHistogramBuckets(range.startNs < range.endNs ? range : clamped.startNs < clamped.endNs ? clamped : asked, maxBuckets);
+    this.admit(tenant); // planning awaited: others may have started meanwhile
+    const run = new HistogramRun({ tenant, range, buckets }, { engine: this.engine, logger: this.logger }, plan);
+    this.track(run);
+    return { qrId: this.record(run), buckets, range };
+  }
+
+  /**
+   * The most frequent values of a field among a query's events, with how many hold it
+   * (field-values.ts): two ad hoc queries, under the same limits as `blocking_query`.
+   */
+  async fieldValues(tenant: string, body: { query: string; field: string; start_time: string; end_time: string; limit?: number }, signal?: AbortSignal): Promise<FieldValues> {
+    const range = checkRange(body.start_time, body.end_time);
+    // The query alone first, so that its errors point into its own text.
+    await this.plan(tenant, body.query, clampToEventSpan(range));
+    const request = { text: body.query, field: body.field, range, limit: body.limit ?? fieldValueLimits.defaultLimit };
+    return readFieldValues(request, (text, r) => this.run(tenant, text, r, { maxRows: request.limit, ...(signal ? { signal } : {}) }));
+  }
+
+  /**
+   * Runs `work` counted against the tenant's concurrency limits and under the blocking time
+   * limit (504 past it); its signal aborts when the limit passes, when `signal` aborts (a client
+   * hung up) or at shutdown (`cancelAll`).
+   */
+  async blockingWork<T>(tenant: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    this.admit(tenant);
+    const controller = new AbortController();
+    const running: Running = { tenant, cancel: () => controller.abort() };
+    const onAbort = (): void => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.settings.blockingTimeoutS * 1000);
+    this.running.add(running);
+    try {
+      return await work(controller.signal);
+    } catch (error) {
+      if (timedOut) throw new EngineError(`the work did not finish within ${this.settings.blockingTimeoutS} s; narrow the time range`, { code: ErrorCodes.engineTimeout });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      this.running.delete(running);
+    }
+  }
+
+  /**
+   * A rule's query over many windows of whole minutes (rule preview), each result what `runOnce`
+   * would return for the window, read with far fewer statements (rule-windows.ts). Planned over
+   * the windows' span as a window query is planned.
+   */
+  async *ruleWindows(tenant: string, text: string, windows: readonly MinuteWindow[], maxRows: number, signal: AbortSignal): AsyncGenerator<{ window: MinuteWindow; rows: WindowRows }> {
+    const first = windows[0];
+    const last = windows.at(-1);
+    if (first === undefined || last === undefined) return;
+    const span = { startNs: BigInt(first.startMs) * 1_000_000n, endNs: BigInt(last.endMs) * 1_000_000n };
+    const plan = await this.plan(tenant, text, clampToEventSpan(span), { order: 'asc', limit: maxRows });
+    yield* ruleWindowResults({ engine: this.engine, tenant, plan, maxRows, signal }, windows);
   }
 
   /**
@@ -191,6 +302,21 @@ export class SearchService {
     for (const run of this.running) run.cancel();
   }
 
+  /** Keeps a started run's record for `query_progress` until it has been finished for the TTL. */
+  private record(run: SearchRun): string {
+    const entry: Entry = { tenant: run.tenant, run, finishedAtMs: null };
+    this.entries.set(run.id, entry);
+    void run.done.then(() => {
+      entry.finishedAtMs = this.clock.nowMs();
+    });
+    return run.id;
+  }
+
+  private track(run: SearchRun): void {
+    this.running.add(run);
+    void run.done.then(() => this.running.delete(run));
+  }
+
   private async launch(asked: AdhocQuery): Promise<QueryRun> {
     // Every ad hoc run starts here (start_query, blocking_query, vigil query): its range is
     // clamped to the span events can have once, for planning and for the run's slices alike.
@@ -200,8 +326,7 @@ export class SearchService {
     this.admit(request.tenant); // planning awaited: others may have started meanwhile
     const { selectiveReadRows } = this.settings;
     const run = new QueryRun(request, { engine: this.engine, logger: this.logger, ...(selectiveReadRows === undefined ? {} : { selectiveReadRows }) }, plan);
-    this.running.add(run);
-    void run.done.then(() => this.running.delete(run));
+    this.track(run);
     return run;
   }
 
@@ -225,7 +350,7 @@ export class SearchService {
       throw new TooManyRequestsError(`${this.settings.maxConcurrent} queries are running; retry shortly`, 1);
     }
     let mine = 0;
-    for (const run of this.running) if (run.request.tenant === tenant) mine++;
+    for (const run of this.running) if (run.tenant === tenant) mine++;
     if (mine >= this.settings.maxConcurrentPerTenant) {
       throw new TooManyRequestsError(`tenant ${tenant} has ${mine} queries running (the limit); retry shortly`, 1);
     }
@@ -237,6 +362,13 @@ export class SearchService {
       if (entry.finishedAtMs !== null && entry.finishedAtMs < cutoff) this.entries.delete(id);
     }
   }
+}
+
+/** The part of the range within a span of event times (empty at the range's end when they do not meet). */
+function narrowRange(range: TimeRange, span: { minTsNs: bigint; maxTsNs: bigint }): TimeRange {
+  const startNs = range.startNs > span.minTsNs ? range.startNs : span.minTsNs;
+  const endNs = range.endNs < span.maxTsNs + 1n ? range.endNs : span.maxTsNs + 1n;
+  return startNs < endNs ? { startNs, endNs } : { startNs: range.endNs, endNs: range.endNs };
 }
 
 // A query id as an error shows it: ids are UUIDs, so anything much longer is cut, not echoed.

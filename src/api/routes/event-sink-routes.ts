@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
-import { keyHoldsTenant, type EventSinkService } from '../../admin/index.js';
+import { keyHoldsTenant, type EventSinkService, type SinkTester } from '../../admin/index.js';
 import type { EventSinkRecord } from '../../store/index.js';
 import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
 import {
@@ -12,6 +12,7 @@ import {
   EventSinkUpdateBody,
   type EventSinkObject,
 } from '../detection-schemas.js';
+import { SinkTestResponse } from '../console-schemas.js';
 import { IdParams, errorResponses } from '../schemas.js';
 
 /** The public shape of a sink (interface 2.7): `configuration` keyed by variant, never a secret. */
@@ -30,7 +31,7 @@ export function toEventSinkObject(sink: EventSinkRecord): EventSinkObject {
 }
 
 /** `/v1/event_sink` (interface 4.3). Ids of sinks the key cannot see answer 404, like unknown ones. */
-export function registerEventSinkRoutes(app: FastifyInstance, sinks: EventSinkService): void {
+export function registerEventSinkRoutes(app: FastifyInstance, sinks: EventSinkService, tests: SinkTester): void {
   const visible = (request: Parameters<typeof apiKeyOf>[0]) => {
     const key = apiKeyOf(request);
     return (tenantId: string) => keyHoldsTenant(key, tenantId);
@@ -82,6 +83,28 @@ export function registerEventSinkRoutes(app: FastifyInstance, sinks: EventSinkSe
     async (request) => {
       const { sink } = await sinks.delete(request.params.id, visible(request), actorOf(request));
       return { id: sink.id, tenant_id: sink.tenantId };
+    },
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/v1/event_sink/:id/test',
+    {
+      schema: {
+        summary: 'Send a clearly marked test alert to the sink now, once, with the delivery time limit',
+        tags: ['event sinks'],
+        params: IdParams,
+        response: { 200: SinkTestResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const outcome = await tests.test(request.params.id, visible(request), actorOf(request));
+      return {
+        delivered: outcome.kind === 'delivered',
+        outcome: outcome.kind,
+        http_status: outcome.httpStatus,
+        latency_ms: Math.round(outcome.latencyMs),
+        error: outcome.kind === 'delivered' ? null : outcome.error,
+      };
     },
   );
 }

@@ -87,12 +87,61 @@ export function describeCatalogContract(engine: () => Engine): void {
         anEvent({ tenant, indexId: 'b', tsNs: 7n }),
         anEvent({ tenant: other, indexId: 'a', tsNs: 9_000_000_000_000_000_000n }),
       ]);
-      expect(await engine().indexStats(tenant, ['a', 'b', 'empty'])).toEqual([
-        { indexId: 'a', rows: 3, minTsNs: -5n, maxTsNs: 1_704_164_645_123_456_789n },
-        { indexId: 'b', rows: 1, minTsNs: 7n, maxTsNs: 7n },
-        { indexId: 'empty', rows: 0, minTsNs: null, maxTsNs: null },
+      const stats = await engine().indexStats(tenant, ['a', 'b', 'empty']);
+      expect(stats.map(({ bytesOnDisk: _, ...rest }) => rest)).toEqual([
+        { indexId: 'a', rows: 3, minTsNs: -5n, maxTsNs: 1_704_164_645_123_456_789n, eventsWithoutTime: 0 },
+        { indexId: 'b', rows: 1, minTsNs: 7n, maxTsNs: 7n, eventsWithoutTime: 0 },
+        { indexId: 'empty', rows: 0, minTsNs: null, maxTsNs: null, eventsWithoutTime: 0 },
       ]);
       expect(await engine().indexStats(tenant, [])).toEqual([]);
+    });
+
+    it('counts the events stamped with their ingest time (no timestamp field) per index', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, indexId: 'a', tsField: '' }),
+        anEvent({ tenant, indexId: 'a', tsField: '' }),
+        anEvent({ tenant, indexId: 'a', tsField: 'eventTime' }),
+        anEvent({ tenant, indexId: 'b', tsField: 'timestamp' }),
+      ]);
+      const stats = await engine().indexStats(tenant, ['a', 'b']);
+      expect(stats.map((s) => [s.indexId, s.rows, s.eventsWithoutTime])).toEqual([
+        ['a', 3, 2],
+        ['b', 1, 0],
+      ]);
+    });
+
+    it('estimates bytes on disk by each index’s share of the rows of the parts holding it', async () => {
+      const tenant = uniqueTenant();
+      const big = (i: number) => ({ text: `${'x'.repeat(500)}${i}` });
+      // One insert: one part holding both indexes, a with three times b's rows.
+      await insert(engine(), [
+        ...[1, 2, 3, 4, 5, 6].map((i) => anEvent({ tenant, indexId: 'a', attrs: big(i) })),
+        ...[7, 8].map((i) => anEvent({ tenant, indexId: 'b', attrs: big(i) })),
+      ]);
+      const [a, b, empty] = await engine().indexStats(tenant, ['a', 'b', 'empty']);
+      expect(b!.bytesOnDisk).toBeGreaterThan(0);
+      expect(a!.bytesOnDisk / b!.bytesOnDisk).toBeCloseTo(3, 1);
+      expect(empty!.bytesOnDisk).toBe(0);
+      expect(a!.bytesOnDisk + b!.bytesOnDisk).toBeLessThanOrEqual((await engine().storageStats()).bytesOnDisk);
+    });
+  });
+
+  describe('event count', () => {
+    it('counts the events of the indexes in [fromNs, toNs), each bound optional', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [
+        anEvent({ tenant, indexId: 'a', tsNs: 10n }),
+        anEvent({ tenant, indexId: 'a', tsNs: 20n }),
+        anEvent({ tenant, indexId: 'b', tsNs: 30n }),
+        anEvent({ tenant, indexId: 'c', tsNs: 20n }),
+        anEvent({ tenant: uniqueTenant(), indexId: 'a', tsNs: 20n }),
+      ]);
+      expect(await engine().eventCount(tenant, ['a', 'b'])).toBe(3);
+      expect(await engine().eventCount(tenant, ['a', 'b'], 20n)).toBe(2);
+      expect(await engine().eventCount(tenant, ['a', 'b'], 20n, 30n)).toBe(1);
+      expect(await engine().eventCount(tenant, ['a', 'b'], undefined, 20n)).toBe(1);
+      expect(await engine().eventCount(tenant, [])).toBe(0);
     });
   });
 }

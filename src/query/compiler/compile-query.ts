@@ -86,8 +86,18 @@ export const eventRowAliases = eventRowSelect.map(([, name]) => name);
 /** Default and maximum row counts of `head` / `tail` (D25). */
 export const defaultHeadRows = 10;
 
-/** Compiles a checked query into a ClickHouse statement. */
-export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): CompiledQuery {
+/** A query's filter and commands compiled into the stage that yields its rows, before any ordering or limit. */
+export interface CompiledStages {
+  readonly input: StageInput;
+  readonly env: SqlEnv;
+  readonly plans: readonly PredicatePlan[];
+}
+
+/**
+ * Compiles the filter and `commands` (by default the query's whole pipeline) into the stage
+ * that yields their rows: the scan's bounds and filter over `logs`, then one stage per command.
+ */
+export function compileStages(analyzed: AnalyzedQuery, options: CompileOptions, commands: readonly Command[] = analyzed.query.pipeline): CompiledStages {
   const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
   const ctx: FilterContext = { analyzed, indexNames, plans: [], partialWords: options.partialWords === true };
   const aliases = new AliasMaker();
@@ -96,11 +106,17 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
   const filter = compileFilter(analyzed.query.filter, stored, ctx);
   let input: StageInput = { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` };
   let env: SqlEnv = stored;
-  for (const command of analyzed.query.pipeline) {
+  for (const command of commands) {
     const next = compileCommand(command, input, env, ctx, aliases);
     input = next.input;
     env = next.env;
   }
+  return { input, env, plans: ctx.plans };
+}
+
+/** Compiles a checked query into a ClickHouse statement. */
+export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): CompiledQuery {
+  const { input, env, plans } = compileStages(analyzed, options);
   if (env.mode === 'events') {
     const dir = options.order === 'desc' ? 'DESC' : 'ASC';
     const extra = [...new Set(env.ops.flatMap((op) => (op.kind === 'set' ? [op.s, op.n] : [])))];
@@ -110,7 +126,7 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
       sql: `SELECT ${select.join(', ')} FROM ${fromClause(input)} ORDER BY ts ${dir}, seq ${dir}${limit}`,
       settings: querySettings,
       output: { kind: 'events', ops: env.ops, columns: [...eventRowAliases, ...extra] },
-      plans: uniquePlans(ctx.plans),
+      plans: uniquePlans(plans),
     };
   }
   const select = env.columns.flatMap((c) => [c.s, c.n]);
@@ -125,7 +141,7 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
     sql: `SELECT ${[...new Set(select)].join(', ')} FROM ${fromClause(input)} ORDER BY ${env.order.map((o) => o + dir).join(', ')}${limit}`,
     settings: querySettings,
     output: { kind: 'table', columns: env.columns, rowIdentity: env.fromEvents === true },
-    plans: uniquePlans(ctx.plans),
+    plans: uniquePlans(plans),
   };
 }
 

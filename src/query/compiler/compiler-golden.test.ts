@@ -12,28 +12,11 @@ import { analyzeQuery, compileQuery, formatDiagnostic, parseQuery, type CompileO
 import { goldenContext, goldenOptions, typedGoldenContext } from './testing/golden-context.js';
 import type { AnalysisContext } from '../analyzer/analyze-query.js';
 import { prettySql } from './pretty-sql.js';
+import { readGolden } from './testing/golden-file.js';
 
 const dir = new URL('../../../testdata/compiler/', import.meta.url).pathname;
 const update = process.env.UPDATE_GOLDEN === '1';
 const planLabel = { answers: 'search_words alone', prefilters: 'search_words, then exact', none: 'exact only' } as const;
-
-interface Golden {
-  readonly description: string;
-  readonly query: string;
-  readonly expected: string;
-}
-
-function readGolden(text: string): Golden {
-  const queryAt = text.indexOf('-- query --\n');
-  const resultAt = text.search(/\n-- (sql|error) --\n/);
-  if (queryAt === -1) throw new Error('golden file without -- query --');
-  const end = resultAt === -1 ? text.length : resultAt;
-  return {
-    description: text.slice(0, queryAt),
-    query: text.slice(queryAt + '-- query --\n'.length, end).replace(/\n$/, ''),
-    expected: resultAt === -1 ? '' : text.slice(resultAt + 1),
-  };
-}
 
 /** What the compiler makes of a query, in golden-file form. */
 export function render(query: string, context: AnalysisContext = goldenContext, options = goldenOptions): string {

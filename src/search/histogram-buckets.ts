@@ -1,0 +1,119 @@
+/**
+ * How a histogram cuts its range (pure, no I/O): the bucket size shown to the user, and the time
+ * slices its statements run in, newest first, so that buckets appear as slices finish.
+ */
+import type { TimeRange } from './query-result.js';
+
+const second = 1_000_000_000n;
+const day = 86_400n * second;
+const week = 7n * day;
+
+/** Bucket sizes a histogram chooses from, in seconds: round numbers a reader recognises. */
+export const histogramBucketSeconds = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 604_800] as const;
+
+/**
+ * Buckets are aligned to multiples of their size from Monday 1970-01-05T00:00:00Z: days start at
+ * midnight UTC and weeks on Monday (every size above divides 4 days, so the day grid is the same
+ * as from the epoch).
+ */
+export const bucketOriginNs = 4n * day;
+
+/** The fewest buckets a histogram may ask for. */
+export const minHistogramBuckets = 2;
+
+export interface BucketPlan {
+  readonly bucketNs: bigint;
+  /** The start of the bucket holding the range's start (at or before it). */
+  readonly firstBucketNs: bigint;
+  /** How many buckets the range touches. */
+  readonly buckets: number;
+}
+
+/** The start of the bucket of size `sizeNs` holding `ns`. */
+export function bucketStart(ns: bigint, sizeNs: bigint): bigint {
+  return bucketOriginNs + floorDiv(ns - bucketOriginNs, sizeNs) * sizeNs;
+}
+
+function planFor(range: TimeRange, sizeNs: bigint): BucketPlan {
+  const first = bucketStart(range.startNs, sizeNs);
+  const last = bucketStart(range.endNs - 1n, sizeNs);
+  return { bucketNs: sizeNs, firstBucketNs: first, buckets: Number((last - first) / sizeNs) + 1 };
+}
+
+/**
+ * The smallest listed bucket size with which the (non-empty) range touches at most `maxBuckets`
+ * buckets; past a week, the smallest multiple of a week that does.
+ */
+export function chooseHistogramBuckets(range: TimeRange, maxBuckets: number): BucketPlan {
+  if (range.endNs <= range.startNs) throw new Error('a histogram needs a non-empty range');
+  // One bucket cannot always be had: a range across the origin touches two buckets of any size.
+  if (!Number.isInteger(maxBuckets) || maxBuckets < minHistogramBuckets) throw new Error(`a histogram needs at least ${minHistogramBuckets} buckets`);
+  for (const seconds of histogramBucketSeconds) {
+    const plan = planFor(range, BigInt(seconds) * second);
+    if (plan.buckets <= maxBuckets) return plan;
+  }
+  // Whole weeks: start from the multiple that would fit without alignment, and grow until it does
+  // (it does once a bucket is as long as the range is from the origin, at both ends).
+  let weeks = (range.endNs - range.startNs + week * BigInt(maxBuckets) - 1n) / (week * BigInt(maxBuckets));
+  for (;;) {
+    const plan = planFor(range, weeks * week);
+    if (plan.buckets <= maxBuckets) return plan;
+    weeks += 1n;
+  }
+}
+
+/** Events of the query's scope in one cell of the planning grid (from the per-minute counts). */
+export interface GridCell {
+  readonly index: number;
+  readonly rows: number;
+}
+
+export interface HistogramSliceOptions {
+  /** Cell i covers `[gridStartNs + i·gridNs, … + gridNs)`; cell edges are bucket edges. */
+  readonly gridStartNs: bigint;
+  readonly gridNs: bigint;
+  /** Events the first (newest) slice should hold; each next one four times more. */
+  readonly firstSliceRows: number;
+}
+
+/** A slice and the events of the scope it holds. */
+export interface HistogramSlice extends TimeRange {
+  readonly rows: number;
+}
+
+/**
+ * Cuts the range into slices at cell edges, newest first, from the newest cell with events to
+ * the oldest (the empty stretches before and after are not read): the first slice holds about `firstSliceRows` events and each next one four times more, so the
+ * newest buckets show soon and a long range takes few statements. Slices never share a bucket,
+ * so a bucket's count is final when its slice finishes.
+ */
+export function histogramSlices(range: TimeRange, cells: readonly GridCell[], options: HistogramSliceOptions): HistogramSlice[] {
+  const { gridStartNs, gridNs } = options;
+  const clamp = (ns: bigint): bigint => (ns < range.startNs ? range.startNs : ns > range.endNs ? range.endNs : ns);
+  const newestFirst = cells.filter((c) => c.rows > 0).sort((a, b) => b.index - a.index);
+  const slices: HistogramSlice[] = [];
+  let target = options.firstSliceRows;
+  let open: { startIndex: number; endIndex: number; rows: number } | null = null;
+  const close = (slice: { startIndex: number; endIndex: number; rows: number }): void => {
+    const startNs = clamp(gridStartNs + BigInt(slice.startIndex) * gridNs);
+    const endNs = clamp(gridStartNs + BigInt(slice.endIndex + 1) * gridNs);
+    if (startNs < endNs) slices.push({ startNs, endNs, rows: slice.rows });
+    open = null;
+    target *= 4;
+  };
+  // A slice spans the empty cells between its events: a statement skips them through the primary key.
+  for (const cell of newestFirst) {
+    const slice: { startIndex: number; endIndex: number; rows: number } =
+      open === null ? { startIndex: cell.index, endIndex: cell.index, rows: cell.rows } : { startIndex: cell.index, endIndex: open.endIndex, rows: open.rows + cell.rows };
+    open = slice;
+    if (slice.rows >= target) close(slice);
+  }
+  if (open !== null) close(open);
+  return slices;
+}
+
+/** a / b rounded down (bigint division rounds toward zero). */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
