@@ -182,7 +182,7 @@ async function measureScroll(browser: Browser, url: string, key: string, path: s
   await page.locator('.run-status[data-status="completed"]').waitFor({ timeout: 120_000 });
   const loadMs = await page.evaluate(() => performance.now());
   const loadLongestMs = await page.evaluate(() => Math.max(0, ...(window as unknown as { longTasks: number[] }).longTasks));
-  const rows = Number((await page.locator('.virtual-viewport').getAttribute('aria-rowcount')) ?? 0);
+  const rows = Number((await page.locator('.event-list[role="grid"]').getAttribute('aria-rowcount')) ?? 1) - 1;
   // The rows' arrival settles (the list's first paint, the sidebar's requests) before scrolling is measured.
   await page.waitForTimeout(1000);
   await page.evaluate(() => ((window as unknown as { longTasks: number[] }).longTasks = []));
@@ -190,7 +190,7 @@ async function measureScroll(browser: Browser, url: string, key: string, path: s
   // 200 jumps from top to bottom, each waiting for a frame, then 100 wheel turns.
   // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
   const steps = await page.evaluate<number>(`(async () => {
-    const viewport = document.querySelector('.virtual-viewport');
+    const viewport = document.querySelector('.event-list');
     const jumps = 200;
     for (let i = 1; i <= jumps; i++) {
       viewport.scrollTop = (viewport.scrollHeight * i) / jumps;
@@ -199,7 +199,7 @@ async function measureScroll(browser: Browser, url: string, key: string, path: s
     viewport.scrollTop = 0;
     return jumps;
   })()`);
-  const box = (await page.locator('.virtual-viewport').boundingBox())!;
+  const box = (await page.locator('.event-list').boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   for (let i = 0; i < 100; i++) await page.mouse.wheel(0, 2000);
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));

@@ -82,6 +82,23 @@ describe('the search page', () => {
     expect(await page.getByRole('textbox', { name: 'Query' }).textContent()).toBe(`user = ${user}`);
   });
 
+  it('lists the index\'s fields with type and share, and filters by a top value', async () => {
+    const sidebar = page.getByRole('navigation', { name: 'Fields' });
+    const status = sidebar.locator('.field-item').filter({ has: page.getByRole('button', { name: /^#\s*status$/ }) });
+    await status.waitFor();
+    expect(await status.locator('.share').textContent()).toBe('100%');
+    expect(await sidebar.locator('.field-item').filter({ has: page.getByRole('button', { name: /tags\[1\]$/ }) }).locator('.share').textContent()).toBe('50%');
+    await status.getByRole('button', { name: /status$/ }).click();
+    const values = status.locator('.field-values li');
+    await values.first().waitFor();
+    // The query is user = <someone>: a quarter of the events, 1 in 25 of them a 500.
+    expect(await values.allTextContents()).toEqual([expect.stringMatching(/^200\s*\d+/), expect.stringMatching(/^404\s*\d+/), expect.stringMatching(/^500\s*\d+/)]);
+    await status.getByRole('button', { name: 'Filter out status = 200' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toMatch(/ not status = 200$/);
+    expect(await finished(page)).not.toContain(`${inject('fixture').webEvents / 4} rows`);
+    await screenshot(page, 'fields');
+  });
+
   it('draws an aggregation as a table and bars', async () => {
     await runQuery(page, 'status >= 400 | groupbycount(path)');
     await finished(page);

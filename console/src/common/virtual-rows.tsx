@@ -17,8 +17,9 @@ export interface VirtualRowsProps {
 }
 
 /**
- * A scrolled grid of fixed-height rows that draws only what is in view, so 100,000 rows scroll
- * as smoothly as 100. One tab stop: the keyboard moves the active row (aria-activedescendant).
+ * A grid of fixed-height rows under a header, scrolled, drawing only what is in view, so 100,000
+ * rows scroll as smoothly as 100. One tab stop: the keyboard moves the active row
+ * (aria-activedescendant); rows are numbered from 2, the header being row 1.
  */
 export function VirtualRows(props: VirtualRowsProps) {
   const viewport = useRef<HTMLDivElement>(null);
@@ -52,8 +53,9 @@ export function VirtualRows(props: VirtualRowsProps) {
     const element = viewport.current;
     if (!element) return;
     const top = index * props.rowHeight;
+    const head = props.rowHeight; // the sticky header covers the first row's height of the view
     if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + props.rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + props.rowHeight - element.clientHeight;
+    else if (top + props.rowHeight > element.scrollTop + element.clientHeight - head) element.scrollTop = top + props.rowHeight - element.clientHeight + head;
   };
 
   const onKeyDown = (event: KeyboardEvent): void => {
@@ -81,23 +83,23 @@ export function VirtualRows(props: VirtualRowsProps) {
   const activeId = props.activeRow >= 0 && props.activeRow < props.rowCount ? `row-${props.activeRow}` : undefined;
 
   return (
-    <div class={`virtual-rows ${props.class ?? ''}`}>
-      {props.header}
-      <div
-        class="virtual-viewport"
-        ref={viewport}
-        onScroll={onScroll}
-        role="grid"
-        aria-label={props.label}
-        aria-rowcount={props.rowCount}
-        aria-activedescendant={activeId}
-        tabIndex={0}
-        onKeyDown={onKeyDown}
-      >
-        <div class="virtual-space" style={{ height: `${props.rowCount * props.rowHeight}px` }}>
-          <div class="virtual-slice" style={{ transform: `translateY(${first * props.rowHeight}px)` }} role="rowgroup">
-            {rows}
-          </div>
+    <div
+      class={`virtual-rows ${props.class ?? ''}`}
+      ref={viewport}
+      onScroll={onScroll}
+      role="grid"
+      aria-label={props.label}
+      aria-rowcount={props.rowCount + 1}
+      aria-activedescendant={activeId}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+    >
+      <div role="rowgroup" class="grid-head">
+        {props.header}
+      </div>
+      <div class="virtual-space" style={{ height: `${props.rowCount * props.rowHeight}px` }}>
+        <div class="virtual-slice" style={{ transform: `translateY(${first * props.rowHeight}px)` }} role="rowgroup">
+          {rows}
         </div>
       </div>
     </div>

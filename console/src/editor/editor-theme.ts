@@ -20,5 +20,6 @@ export const editorTheme = EditorView.theme({
   '&.cm-focused': { outline: '2px solid #1a5fb4', outlineOffset: '1px' },
   '.cm-content': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', padding: '6px 0', minHeight: '1.4em' },
   '.cm-gutters': { display: 'none' },
+  '.cm-placeholder': { color: '#5c6770' },
   '.cm-lintRange-error': { backgroundImage: 'none', textDecoration: 'underline wavy #c01c28', textDecorationSkipInk: 'none', textUnderlineOffset: '3px' },
 });

@@ -20,7 +20,7 @@ export function EventList(props: EventListProps) {
   const cells = props.columns.length > 0 ? props.columns : ['summary'];
   const template = `13rem ${cells.map(() => 'minmax(8rem, 1fr)').join(' ')}`;
   const header = (
-    <div class="grid-header" role="row" style={{ gridTemplateColumns: template }}>
+    <div class="grid-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
       <span role="columnheader">Time ({props.zone === 'utc' ? 'UTC' : 'local'})</span>
       {cells.map((c) => (
         <span role="columnheader" key={c}>
@@ -48,7 +48,7 @@ export function EventList(props: EventListProps) {
             key={index}
             id={`row-${index}`}
             role="row"
-            aria-rowindex={index + 1}
+            aria-rowindex={index + 2}
             aria-selected={active}
             class={`grid-row${active ? ' active' : ''}`}
             style={{ gridTemplateColumns: template, height: `${eventRowHeight}px` }}

@@ -14,7 +14,7 @@ export function ResultTable(props: { columns: readonly string[]; rows: readonly 
       activeRow={props.selected}
       onActiveRow={props.onSelect}
       header={
-        <div class="grid-header" role="row" style={{ gridTemplateColumns: template }}>
+        <div class="grid-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
           {props.columns.map((c) => (
             <span role="columnheader" key={c}>
               {c}
@@ -23,7 +23,7 @@ export function ResultTable(props: { columns: readonly string[]; rows: readonly 
         </div>
       }
       renderRow={(index, active) => (
-        <div key={index} id={`row-${index}`} role="row" aria-rowindex={index + 1} aria-selected={active} class={`grid-row${active ? ' active' : ''}`} style={{ gridTemplateColumns: template, height: '28px' }} onClick={() => props.onSelect(index)}>
+        <div key={index} id={`row-${index}`} role="row" aria-rowindex={index + 2} aria-selected={active} class={`grid-row${active ? ' active' : ''}`} style={{ gridTemplateColumns: template, height: '28px' }} onClick={() => props.onSelect(index)}>
           {props.columns.map((c) => {
             const value = props.rows[index]![c];
             return (
