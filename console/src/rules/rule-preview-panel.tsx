@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { RulePreview, TextDiagnostic } from '../api/types.js';
 import { useSession } from '../app/session-context.js';
 import { diagnosticsOf } from '../api/api-error.js';
+import { formatInstant } from '../search/time-range.js';
 
 const ranges = [
   { label: 'Last 24 hours', hours: 24 },
@@ -77,7 +78,7 @@ export function RulePreviewPanel(props: { ruleId: string; text: string; storedTe
                 <li key={w.start_time}>
                   <details>
                     <summary>
-                      {w.start_time} → {w.end_time}: {w.alerts} alert{w.alerts === 1 ? '' : 's'}, {w.n_rows} row{w.n_rows === 1 ? '' : 's'}
+                      {formatInstant(new Date(w.start_time), 'utc')} → {formatInstant(new Date(w.end_time), 'utc')} UTC: {w.alerts} alert{w.alerts === 1 ? '' : 's'}, {w.n_rows} row{w.n_rows === 1 ? '' : 's'}
                     </summary>
                     <pre class="rows">{w.rows.map((row) => JSON.stringify(row)).join('\n')}</pre>
                   </details>
