@@ -58,6 +58,10 @@ export async function runConsoleBench(repoDir: string, argv: readonly string[]):
       const load = await measureLoad(browser, server.url, key, searchPath);
       loads.push(load.usableMs);
       scripts ??= load.scripts;
+      const s = load.steps;
+      process.stdout.write(
+        `  load ${i + 1}: script ${s.script!.toFixed(0)} ms, page ready ${s.dom!.toFixed(0)} ms, /v1/me ${s.me!.toFixed(0)} ms, start_query ${s.start!.toFixed(0)} ms, first poll sent ${s.firstPoll!.toFixed(0)} ms, rows shown ${load.usableMs.toFixed(0)} ms\n`,
+      );
     }
     const usable = { p50: quantile(loads, 0.5), max: Math.max(...loads) };
     const apiP50 = quantile(api, 0.5);
@@ -140,7 +144,7 @@ async function signedInPage(browser: Browser, url: string, key: string): Promise
 }
 
 /** One cold page load to the first search's rows, and the scripts it loaded. */
-async function measureLoad(browser: Browser, url: string, key: string, path: string): Promise<{ usableMs: number; scripts: ScriptBytes }> {
+async function measureLoad(browser: Browser, url: string, key: string, path: string): Promise<{ usableMs: number; steps: Record<string, number>; scripts: ScriptBytes }> {
   const page = await signedInPage(browser, url, key);
   const scriptBodies: Buffer[] = [];
   page.on('response', (response) => {
@@ -151,13 +155,18 @@ async function measureLoad(browser: Browser, url: string, key: string, path: str
   await page.getByRole('textbox', { name: 'Query' }).waitFor();
   await page.locator('.event-list .grid-row').first().waitFor();
   const usableMs = await page.evaluate(() => performance.now());
+  const steps = await page.evaluate<Record<string, number>>(`(() => {
+    const at = (part) => Math.max(0, ...performance.getEntriesByType('resource').filter((e) => e.name.includes(part)).map((e) => e.responseEnd));
+    const first = (part) => Math.min(...performance.getEntriesByType('resource').filter((e) => e.name.includes(part)).map((e) => e.startTime));
+    return { script: at('/assets/'), dom: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd, me: at('/v1/me'), start: at('/v1/start_query'), firstPoll: first('/v1/query_progress') };
+  })()`);
   await page.waitForLoadState('networkidle');
   const raw = scriptBodies.reduce((n, b) => n + b.length, 0);
   const gzip = scriptBodies.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0);
   const { brotliCompressSync } = await import('node:zlib');
   const br = scriptBodies.reduce((n, b) => n + brotliCompressSync(b).length, 0);
   await page.context().close();
-  return { usableMs, scripts: { raw, gzip, br, files: scriptBodies.length } };
+  return { usableMs, steps, scripts: { raw, gzip, br, files: scriptBodies.length } };
 }
 
 interface ScrollResult {

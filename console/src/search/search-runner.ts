@@ -43,9 +43,23 @@ export class SearchRunner {
     this.set({ ...idleRun, status: 'running', range, startedAt: Date.now(), histogram: { status: 'running', series: null, error: null } });
 
     const live = (): boolean => generation === this.generation;
+    // The histogram starts once the query has (its first rows come first on a busy engine) and
+    // not at all for a query the server refuses.
+    const startHistogram = (): void => {
+      void this.client.startHistogram({ ...request, max_buckets: maxBuckets }).then(
+        (answer) => {
+          // The server narrows the range to the data it holds (all time): draw what it counts.
+          const covered = answer.start_time && answer.end_time ? { start: new Date(answer.start_time), end: new Date(answer.end_time) } : range;
+          if (live()) void this.pollHistogram(answer.qr_id, answer.bucket_s, covered, live);
+        },
+        (error: unknown) => live() && this.setHistogram({ status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'failed', series: null, error: messageOf(error) }),
+      );
+    };
     void this.client.startQuery({ ...request, max_rows: params.maxRows }).then(
       (qrId) => {
-        if (live()) void this.pollQuery(qrId, live);
+        if (!live()) return;
+        void this.pollQuery(qrId, live);
+        startHistogram();
       },
       (error: unknown) => {
         if (!live()) return;
@@ -56,18 +70,9 @@ export class SearchRunner {
           finishedAt: Date.now(),
           error: messageOf(error),
           problems: problemsOf(diagnostics, scoped.toUserOffset, params.query.length),
-          histogram: { status: 'cancelled', series: null, error: null },
+          histogram: { status: 'idle', series: null, error: null },
         });
-        this.generation++; // the histogram of a query that does not run is not wanted
       },
-    );
-    void this.client.startHistogram({ ...request, max_buckets: maxBuckets }).then(
-      (answer) => {
-        // The server narrows the range to the data it holds (all time): draw what it counts.
-        const covered = answer.start_time && answer.end_time ? { start: new Date(answer.start_time), end: new Date(answer.end_time) } : range;
-        if (live()) void this.pollHistogram(answer.qr_id, answer.bucket_s, covered, live);
-      },
-      (error: unknown) => live() && this.setHistogram({ status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'failed', series: null, error: messageOf(error) }),
     );
   }
 
