@@ -23,6 +23,9 @@ import { chromiumExecutable, chromiumFlags } from '../test/browser/support/chrom
 import { nearestRank } from './query-timing.js';
 import { VigilServerProcess } from './vigil-server-process.js';
 
+// Callbacks given to page.evaluate() run in the page: its globals, untyped here (this Node program has no DOM types).
+declare const window: any, sessionStorage: any;
+
 const usage = `usage: npm run bench -- console [options]
   --runs N      page loads measured (default 7)
   --events N    events in the index (default 100000)
@@ -185,7 +188,7 @@ async function measureScroll(browser: Browser, url: string, key: string, path: s
   await page.addInitScript(() => {
     const w = window as unknown as { longTasks: number[] };
     w.longTasks = [];
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask' as never, buffered: true });
   });
   await page.goto(path);
   await page.locator('.run-status[data-status="completed"]').waitFor({ timeout: 120_000 });

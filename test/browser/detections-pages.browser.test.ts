@@ -8,6 +8,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectNoSeriousViolations, openConsolePage, screenshot, signIn, type ConsoleSession } from './support/console-browser.js';
 
+// Callbacks given to page.evaluate() run in the page: its globals, untyped here (this Node program has no DOM types).
+declare const document: any;
+
 const ruleTests = `
 tests:
   - name: fires on a server error

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { expectNoSeriousViolations, openConsolePage, screenshot, signIn, type ConsoleSession } from './support/console-browser.js';
 
+// Callbacks given to page.evaluate() run in the page: its globals, untyped here (this Node program has no DOM types).
+declare const document: any, sessionStorage: any, localStorage: any;
+
 /** Replaces the query text (typed as one insertion, so brackets are not auto-closed) and runs it. */
 async function runQuery(page: Page, text: string): Promise<void> {
   const editor = page.getByRole('textbox', { name: 'Query' });

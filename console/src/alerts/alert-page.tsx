@@ -1,3 +1,5 @@
+import { TableHead } from '../common/table-head.js';
+import { messageOf } from '../api/api-error.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { Alert, Row } from '../api/types.js';
 import { Link } from '../app/link.js';
@@ -11,7 +13,7 @@ export function AlertPage(props: { id: string }) {
   const [resend, setResend] = useState<string | null>(null);
 
   const load = (): void => {
-    client.getAlert(props.id).then(setAlert, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    client.getAlert(props.id).then(setAlert, (e: unknown) => setError(messageOf(e)));
   };
   useEffect(load, [client, props.id]);
 
@@ -24,7 +26,7 @@ export function AlertPage(props: { id: string }) {
       setAlert(await client.resendAlert(alert.id));
       setResend('Queued again: the server sends it to every sink now.');
     } catch (e) {
-      setResend(e instanceof Error ? e.message : String(e));
+      setResend(messageOf(e));
     }
   };
   const table = alert.results_table as { column_ordering?: string[]; rows?: Row[] } | undefined;
@@ -59,15 +61,7 @@ export function AlertPage(props: { id: string }) {
             <p class="hint">No attempt yet{d.next_attempt_at ? `; next at ${d.next_attempt_at}` : ''}.</p>
           ) : (
             <table class="data">
-              <thead>
-                <tr>
-                  <th scope="col">Attempt at</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">HTTP status</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Error</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Attempt at', 'Outcome', 'HTTP status', 'Latency', 'Error']} />
               <tbody>
                 {(d.attempts ?? []).map((a, i) => (
                   <tr key={i}>

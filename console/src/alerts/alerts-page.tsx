@@ -1,3 +1,5 @@
+import { TableHead } from '../common/table-head.js';
+import { messageOf } from '../api/api-error.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { Alert } from '../api/types.js';
 import { Link } from '../app/link.js';
@@ -23,7 +25,7 @@ export function AlertsPage() {
         setAlerts((before) => (token ? [...(before ?? []), ...page.items] : [...page.items]));
         setNext(page.nextPageToken);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(messageOf(e)),
     );
   };
   useEffect(() => {
@@ -65,15 +67,7 @@ export function AlertsPage() {
       {alerts !== null && alerts.length === 0 && <p>No alerts{status || rule ? ' match' : ' yet'}.</p>}
       {alerts !== null && alerts.length > 0 && (
         <table class="data">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Rule</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Status</th>
-              <th scope="col">Deliveries</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Time', 'Rule', 'Severity', 'Status', 'Deliveries']} />
           <tbody>
             {alerts.map((a) => (
               <tr key={a.id}>

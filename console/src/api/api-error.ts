@@ -38,3 +38,8 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
 export function diagnosticsOf(error: unknown): readonly TextDiagnostic[] {
   return error instanceof ApiError ? error.diagnostics : [];
 }
+
+/** The text of anything thrown, for the page to show. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

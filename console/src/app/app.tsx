@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError } from '../api/api-error.js';
+import { ApiError, messageOf } from '../api/api-error.js';
 import type { Me } from '../api/types.js';
 import { VigilClient } from '../api/vigil-client.js';
 import { SearchPage } from '../search/search-page.js';
@@ -55,7 +55,7 @@ export function App() {
     const key = keyStore.read();
     if (!key) return;
     signIn(key, null)
-      .catch((e: unknown) => signOut(`Signed out: ${e instanceof Error ? e.message : String(e)}`))
+      .catch((e: unknown) => signOut(`Signed out: ${messageOf(e)}`))
       .finally(() => setChecking(false));
   }, []);
 

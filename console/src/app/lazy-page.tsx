@@ -1,3 +1,4 @@
+import { messageOf } from '../api/api-error.js';
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -12,7 +13,7 @@ export function LazyPage<P extends object>(props: { load: () => Promise<Componen
     let live = true;
     props.load().then(
       (component) => live && setPage(() => component),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setError(messageOf(e)),
     );
     return () => {
       live = false;

@@ -1,3 +1,5 @@
+import { TableHead } from '../common/table-head.js';
+import { messageOf } from '../api/api-error.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { IndexObject, IndexStats } from '../api/types.js';
 import { Link } from '../app/link.js';
@@ -19,11 +21,11 @@ export function IndexesPage() {
         for (const index of list) {
           client.indexStats(index.id).then(
             (s) => setStats((all) => ({ ...all, [index.id]: s })),
-            (e: unknown) => setStats((all) => ({ ...all, [index.id]: e instanceof Error ? e.message : String(e) })),
+            (e: unknown) => setStats((all) => ({ ...all, [index.id]: messageOf(e) })),
           );
         }
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(messageOf(e)),
     );
   }, [client]);
 
@@ -39,17 +41,7 @@ export function IndexesPage() {
       )}
       {indexes !== null && indexes.length > 0 && (
         <table class="data">
-          <thead>
-            <tr>
-              <th scope="col">Index</th>
-              <th scope="col">Events</th>
-              <th scope="col">First event</th>
-              <th scope="col">Last event</th>
-              <th scope="col">On disk</th>
-              <th scope="col">Without own time</th>
-              <th scope="col">Retention</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Index', 'Events', 'First event', 'Last event', 'On disk', 'Without own time', 'Retention']} />
           <tbody>
             {indexes.map((index) => {
               const s = stats[index.id];
@@ -101,7 +93,7 @@ function RetentionEditor(props: { index: IndexObject; onSaved: (index: IndexObje
       props.onSaved(await client.updateIndex(props.index.id, { retention_days: value }));
       setMessage('Saved');
     } catch (e) {
-      setMessage(e instanceof Error ? e.message : String(e));
+      setMessage(messageOf(e));
     }
   };
   return (

@@ -1,3 +1,5 @@
+import { TableHead } from '../common/table-head.js';
+import { messageOf } from '../api/api-error.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiKey } from '../api/types.js';
 import { useSession } from '../app/session-context.js';
@@ -10,7 +12,7 @@ export function KeysPage() {
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
 
   const load = (): void => {
-    client.listKeys().then(setKeys, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    client.listKeys().then(setKeys, (e: unknown) => setError(messageOf(e)));
   };
   useEffect(load, [client]);
 
@@ -22,7 +24,7 @@ export function KeysPage() {
       await client.revokeKey(key.id);
       load();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     }
   };
 
@@ -50,16 +52,7 @@ export function KeysPage() {
       {error && <p class="error" role="alert">{error}</p>}
       {keys && (
         <table class="data">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Prefix', 'Scope', 'Created', 'Last used', 'State']} />
           <tbody>
             {keys.map((k) => (
               <tr key={k.id}>
@@ -108,7 +101,7 @@ function NewKeyForm(props: { tenants: readonly string[]; onCreate: (request: { n
       setName('');
       setTenants('');
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     }
   };
   return (

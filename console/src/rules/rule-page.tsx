@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api/api-error.js';
+import { ApiError, messageOf } from '../api/api-error.js';
 import type { DetectionRule, RuleState, TextDiagnostic } from '../api/types.js';
 import { Link } from '../app/link.js';
 import { useSession } from '../app/session-context.js';
@@ -26,7 +26,7 @@ export function RulePage(props: { id: string }) {
         setRule(r);
         setText(ruleFileText(r));
       },
-      (e: unknown) => setError(e instanceof ApiError && e.status === 404 ? 'There is no such rule in this tenant.' : String(e instanceof Error ? e.message : e)),
+      (e: unknown) => setError(e instanceof ApiError && e.status === 404 ? 'There is no such rule in this tenant.' : messageOf(e)),
     );
   }, [client, props.id]);
 
@@ -35,7 +35,7 @@ export function RulePage(props: { id: string }) {
 
   const changeState = (state: RuleState): void => {
     setStateError(null);
-    client.setRuleState(rule.id, state).then(setRule, (e: unknown) => setStateError(e instanceof Error ? e.message : String(e)));
+    client.setRuleState(rule.id, state).then(setRule, (e: unknown) => setStateError(messageOf(e)));
   };
   const validate = async (): Promise<void> => {
     setValidation('Checking…');
@@ -44,7 +44,7 @@ export function RulePage(props: { id: string }) {
       setDiagnostics(result.diagnostics);
       setValidation(result.is_valid ? (result.warning ? `Valid, with warnings: ${result.warning}` : 'Valid') : `Invalid: ${result.error ?? 'see the problems below'}`);
     } catch (e) {
-      setValidation(e instanceof Error ? e.message : String(e));
+      setValidation(messageOf(e));
     }
   };
 

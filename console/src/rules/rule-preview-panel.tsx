@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { RulePreview, TextDiagnostic } from '../api/types.js';
 import { useSession } from '../app/session-context.js';
-import { diagnosticsOf } from '../api/api-error.js';
+import { diagnosticsOf, messageOf } from '../api/api-error.js';
+import { useRequest } from '../common/use-request.js';
 import { formatInstant } from '../search/time-range.js';
 
 const ranges = [
@@ -17,32 +18,26 @@ const ranges = [
 export function RulePreviewPanel(props: { ruleId: string; text: string; storedText: string; onDiagnostics: (d: readonly TextDiagnostic[]) => void }) {
   const { client } = useSession();
   const [hours, setHours] = useState(168);
-  const [preview, setPreview] = useState<RulePreview | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const request = useRequest<RulePreview>();
+  const preview = request.result;
   const edited = props.text !== props.storedText;
 
-  const run = async (): Promise<void> => {
-    setBusy(true);
-    setError(null);
-    setPreview(null);
-    const end = new Date();
-    const start = new Date(end.getTime() - hours * 3_600_000);
-    try {
-      const result = await client.previewRule({
-        start_time: start.toISOString(),
-        end_time: end.toISOString(),
-        ...(edited ? { rule_yaml: props.text } : { rule_id: props.ruleId }),
-      });
-      setPreview(result);
+  const run = (): Promise<void> =>
+    request.run(async () => {
+      const end = new Date();
+      const start = new Date(end.getTime() - hours * 3_600_000);
       props.onDiagnostics([]);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      props.onDiagnostics(diagnosticsOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+      try {
+        return await client.previewRule({
+          start_time: start.toISOString(),
+          end_time: end.toISOString(),
+          ...(edited ? { rule_yaml: props.text } : { rule_id: props.ruleId }),
+        });
+      } catch (e) {
+        props.onDiagnostics(diagnosticsOf(e));
+        throw e;
+      }
+    });
 
   return (
     <div class="panel preview-panel">
@@ -61,11 +56,11 @@ export function RulePreviewPanel(props: { ruleId: string; text: string; storedTe
             ))}
           </select>
         </label>
-        <button type="button" onClick={run} disabled={busy}>
-          {busy ? 'Previewing…' : 'Preview'}
+        <button type="button" onClick={run} disabled={request.busy}>
+          {request.busy ? 'Previewing…' : 'Preview'}
         </button>
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {request.error !== null && <p class="error" role="alert">{messageOf(request.error)}</p>}
       {preview && (
         <div role="status">
           <p>

@@ -1,37 +1,32 @@
-import { useState } from 'preact/hooks';
+import { TableHead } from '../common/table-head.js';
 import type { RuleTestRun, TextDiagnostic } from '../api/types.js';
 import { useSession } from '../app/session-context.js';
-import { diagnosticsOf } from '../api/api-error.js';
+import { diagnosticsOf, messageOf } from '../api/api-error.js';
+import { useRequest } from '../common/use-request.js';
 
 /** Runs the tests of the file in the editor on the server's engine and shows each test's outcome. */
 export function RuleTestsPanel(props: { text: string; onDiagnostics: (d: readonly TextDiagnostic[]) => void }) {
   const { client } = useSession();
-  const [run, setRun] = useState<RuleTestRun | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const request = useRequest<RuleTestRun>();
+  const run = request.result;
 
-  const runTests = async (): Promise<void> => {
-    setBusy(true);
-    setError(null);
-    setRun(null);
-    try {
-      const result = await client.runRuleTests(props.text);
-      setRun(result);
+  const runTests = (): Promise<void> =>
+    request.run(async () => {
       props.onDiagnostics([]);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      props.onDiagnostics(diagnosticsOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+      try {
+        return await client.runRuleTests(props.text);
+      } catch (e) {
+        props.onDiagnostics(diagnosticsOf(e));
+        throw e;
+      }
+    });
 
   return (
     <div class="panel">
       <h2>Tests</h2>
       <div class="actions">
-        <button type="button" onClick={runTests} disabled={busy}>
-          {busy ? 'Running tests…' : 'Run tests'}
+        <button type="button" onClick={runTests} disabled={request.busy}>
+          {request.busy ? 'Running tests…' : 'Run tests'}
         </button>
         {run && (
           <span role="status" class={`badge ${run.status}`}>
@@ -39,17 +34,10 @@ export function RuleTestsPanel(props: { text: string; onDiagnostics: (d: readonl
           </span>
         )}
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {request.error !== null && <p class="error" role="alert">{messageOf(request.error)}</p>}
       {run && run.results.length > 0 && (
         <table class="data">
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              <th scope="col">Result</th>
-              <th scope="col">Expected detection</th>
-              <th scope="col">Detected</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Test', 'Result', 'Expected detection', 'Detected']} />
           <tbody>
             {run.results.map((r) => (
               <tr key={r.name}>

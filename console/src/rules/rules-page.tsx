@@ -1,3 +1,5 @@
+import { TableHead } from '../common/table-head.js';
+import { messageOf } from '../api/api-error.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { DetectionRule, RuleState } from '../api/types.js';
 import { Link } from '../app/link.js';
@@ -14,7 +16,7 @@ export function RulesPage() {
   const [severity, setSeverity] = useState('');
 
   useEffect(() => {
-    client.listRules().then(setRules, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    client.listRules().then(setRules, (e: unknown) => setError(messageOf(e)));
   }, [client]);
 
   const needle = text.toLowerCase();
@@ -65,16 +67,7 @@ export function RulesPage() {
           <caption class="visually-hidden">
             {shown.length} of {rules.length} rules
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">State</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Tags</th>
-              <th scope="col">Runs</th>
-              <th scope="col">Last alerted</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'State', 'Severity', 'Tags', 'Runs', 'Last alerted']} />
           <tbody>
             {shown.map((r) => (
               <tr key={r.id}>

@@ -1,3 +1,4 @@
+import { messageOf } from '../api/api-error.js';
 import { useState } from 'preact/hooks';
 import type { FieldInfo, FieldValues, IndexFields } from '../api/types.js';
 import { useSession } from '../app/session-context.js';
@@ -51,7 +52,7 @@ function FieldItem(props: FieldSidebarProps & { field: FieldInfo; events: number
     if (next && props.valuesRequest) {
       setValues(null);
       setError(null);
-      client.fieldValues({ ...props.valuesRequest, field: props.field.path, limit: 10 }).then(setValues, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+      client.fieldValues({ ...props.valuesRequest, field: props.field.path, limit: 10 }).then(setValues, (e: unknown) => setError(messageOf(e)));
     }
   };
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/api-error.js';
+import { ApiError, messageOf } from '../api/api-error.js';
 import type { VigilClient } from '../api/vigil-client.js';
 import { histogramSeries } from './histogram-series.js';
 import { scopeToIndex } from './scoped-query.js';
@@ -164,8 +164,4 @@ export class SearchRunner {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../api/api-error.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { IndexFields, IndexObject } from '../api/types.js';
 import type { VigilClient } from '../api/vigil-client.js';
@@ -65,7 +66,7 @@ export function useSearchPage() {
     const interval = { start: searched.start.toISOString(), end: searched.end.toISOString() };
     Promise.all(scope.map((i) => client.indexFields(i.id, interval)))
       .then((lists) => live && (setFields(combineFields(lists)), setFieldsError(null)))
-      .catch((e: unknown) => live && (setFields(null), setFieldsError(e instanceof Error ? e.message : String(e))));
+      .catch((e: unknown) => live && (setFields(null), setFieldsError(messageOf(e))));
     void statsOf(client, scope).then((s) => live && setScopeStats(s));
     return () => {
       live = false;

@@ -1,3 +1,4 @@
+import { messageOf } from '../api/api-error.js';
 import { useState } from 'preact/hooks';
 
 /** Asks for an API key once; the key stays in this tab unless "remember on this device" is ticked. */
@@ -15,7 +16,7 @@ export function SignInPage(props: { onSignIn: (key: string, remember: boolean) =
     try {
       await props.onSignIn(key.trim(), remember);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setBusy(false);
     }

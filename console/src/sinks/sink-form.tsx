@@ -1,3 +1,4 @@
+import { messageOf } from '../api/api-error.js';
 import { useState } from 'preact/hooks';
 import type { EventSink, SinkArgs } from '../api/types.js';
 
@@ -55,7 +56,7 @@ export function SinkForm(props: { sink?: EventSink; onSubmit: (draft: SinkDraft)
     try {
       await props.onSubmit({ name, description, args: changeDestination ? argsOf(kind, values) : null });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     } finally {
       setBusy(false);
     }

@@ -1,3 +1,5 @@
+import { TableHead } from '../common/table-head.js';
+import { messageOf } from '../api/api-error.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { EventSink, SinkTestResult } from '../api/types.js';
 import { useSession } from '../app/session-context.js';
@@ -12,7 +14,7 @@ export function SinksPage() {
   const [tests, setTests] = useState<Record<string, SinkTestResult | string>>({});
 
   const load = (): void => {
-    client.listSinks().then(setSinks, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    client.listSinks().then(setSinks, (e: unknown) => setError(messageOf(e)));
   };
   useEffect(load, [client]);
 
@@ -22,7 +24,7 @@ export function SinksPage() {
       const result = await client.testSink(sink.id);
       setTests((t) => ({ ...t, [sink.id]: result }));
     } catch (e) {
-      setTests((t) => ({ ...t, [sink.id]: e instanceof Error ? e.message : String(e) }));
+      setTests((t) => ({ ...t, [sink.id]: messageOf(e) }));
     }
   };
   const remove = async (sink: EventSink): Promise<void> => {
@@ -31,7 +33,7 @@ export function SinksPage() {
       await client.deleteSink(sink.id);
       load();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(messageOf(e));
     }
   };
 
@@ -65,15 +67,7 @@ export function SinksPage() {
       {sinks !== null && sinks.length === 0 && <p>No sinks yet.</p>}
       {sinks !== null && sinks.length > 0 && (
         <table class="data">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Destination</th>
-              <th scope="col">Actions</th>
-              <th scope="col">Last test</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Type', 'Destination', 'Actions', 'Last test']} />
           <tbody>
             {sinks.map((s) => (
               <tr key={s.id}>

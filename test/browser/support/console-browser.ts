@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
+// Callbacks given to page.evaluate() run in the page: its globals, untyped here (this Node program has no DOM types).
+declare const document: any, window: any;
+
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -30,8 +33,8 @@ export async function openConsolePage(path = '/'): Promise<ConsoleSession> {
   const context = await browser.newContext({ baseURL: inject('consoleUrl'), viewport: { width: 1400, height: 900 }, acceptDownloads: true, locale: 'en-US', timezoneId: 'UTC' });
   // Each violation reported with where it came from, so a failure names the culprit.
   await context.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) =>
-      console.error(`Refused by the Content-Security-Policy: ${e.violatedDirective} from ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} sample ${JSON.stringify(e.sample)} on ${(e.target as Element | null)?.outerHTML?.slice(0, 160) ?? ''}`),
+    document.addEventListener('securitypolicyviolation', (e: any) =>
+      console.error(`Refused by the Content-Security-Policy: ${e.violatedDirective} from ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} sample ${JSON.stringify(e.sample)} on ${(e.target as { outerHTML?: string } | null)?.outerHTML?.slice(0, 160) ?? ''}`),
     ),
   );
   const page = await context.newPage();
@@ -70,7 +73,7 @@ export async function expectNoSeriousViolations(page: Page, what: string): Promi
   axeRunning.add(page);
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+    const result = await (window as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
       resultTypes: ['violations'],
     });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));

@@ -32,7 +32,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-console-'));
   const receiver = await startWebhookReceiver();
   const config = loadConfig(
-    { dataDir, host: '127.0.0.1', port: 0, logLevel: 'warn' },
+    { dataDir, host: '127.0.0.1', port: '0', logLevel: 'warn' },
     { VIGIL_ALLOW_PRIVATE_DESTINATIONS: 'true', VIGIL_DETECTION_SETTLE_DELAY_S: '0' },
   );
   const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
