@@ -156,7 +156,7 @@ describe('the detections pages', () => {
   it('shows each index with its stats and changes its retention', async () => {
     await page.getByRole('link', { name: 'Indexes' }).click();
     const web = page.getByRole('row').filter({ hasText: /^web/ });
-    await web.getByText(String(inject('fixture').webEvents)).waitFor();
+    await web.getByRole('cell', { name: String(inject('fixture').webEvents), exact: true }).waitFor();
     await page.getByLabel('Retention of web in days (empty: forever)').fill('90');
     await web.getByRole('button', { name: 'Save' }).click();
     await web.getByRole('status').filter({ hasText: 'Saved' }).waitFor();

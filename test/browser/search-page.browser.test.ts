@@ -102,6 +102,45 @@ describe('the search page', () => {
     await screenshot(page, 'fields');
   });
 
+  it('shows chosen columns, exports what it shows, and zooms by dragging across the histogram', async () => {
+    await page.goto('/search?index=web&range=24h');
+    await finished(page);
+    await page.getByRole('navigation', { name: 'Fields' }).getByRole('button', { name: 'Show user as a column' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('cols')).toBe('user');
+    expect(await page.locator('.event-list [role="columnheader"]').allTextContents()).toEqual(['Time (UTC)', 'user']);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const chunks: Buffer[] = [];
+    for await (const chunk of await (await download).createReadStream()) chunks.push(chunk as Buffer);
+    const csv = Buffer.concat(chunks).toString().split('\r\n');
+    expect(csv[0]).toBe('@svc.datetime,user');
+    expect(csv).toHaveLength(inject('fixture').webEvents + 2); // header, rows, final line break
+    const plot = (await page.locator('.histogram .u-over').boundingBox())!;
+    await page.mouse.move(plot.x + plot.width * 0.3, plot.y + plot.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(plot.x + plot.width * 0.6, plot.y + plot.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => new URL(page.url()).searchParams.get('range')).toMatch(/^\d{4}-.*Z\.\.\d{4}-.*Z$/);
+    // The chart spans the hours the index holds (the server narrows the range to its data): the
+    // drag selects about a third of them, in whole buckets.
+    const [from, to] = new URL(page.url()).searchParams.get('range')!.split('..').map((t) => Date.parse(t));
+    expect(to! - from!).toBeGreaterThan(30 * 60_000);
+    expect(to! - from!).toBeLessThan(2 * 3_600_000);
+    await expect.poll(async () => Number(/([\d,]+) rows/.exec((await page.locator('.run-status[data-status="completed"]').textContent()) ?? '')?.[1]?.replace(/,/g, ''))).toBeLessThan(inject('fixture').webEvents);
+  });
+
+  it('says what the index holds when the range has no events, and searches all time from there', async () => {
+    await page.goto('/search?index=web&range=2020-01-01T00:00:00Z..2020-01-02T00:00:00Z');
+    const notice = page.getByRole('status').filter({ hasText: 'No events in this range' });
+    await notice.waitFor();
+    await expect.poll(() => notice.textContent()).toContain(`Index web holds ${inject('fixture').webEvents} events from`);
+    await expectNoSeriousViolations(page, 'search page with an empty range');
+    await notice.getByRole('button', { name: 'Search all time' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('range')).toBe('all');
+    // The run starts once the index's span is known: until then the last run's line stays.
+    await expect.poll(() => page.locator('.run-status[data-status="completed"]').textContent()).toContain(`${inject('fixture').webEvents} rows`);
+  });
+
   it('draws an aggregation as a table and bars', async () => {
     await runQuery(page, 'status >= 400 | groupbycount(path)');
     await finished(page);

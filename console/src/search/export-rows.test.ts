@@ -11,8 +11,9 @@ describe('exporting the table', () => {
     expect(csv).toBe('a,b\r\n"x,y",1\r\n"say ""hi""",\r\n"line\nbreak",\r\n');
   });
 
-  it('defuses spreadsheet formulas but keeps negative numbers', () => {
-    expect(toCsv(['a'], [{ a: '=HYPERLINK("x")' }, { a: '-5' }, { a: -5 }])).toBe('a\r\n"\'=HYPERLINK(""x"")"\r\n-5\r\n-5\r\n');
+  it('defuses spreadsheet formulas but keeps negative numbers and @-column names', () => {
+    expect(toCsv(['a'], [{ a: '=HYPERLINK("x")' }, { a: '-5' }, { a: -5 }, { a: '@SUM(A1)' }])).toBe('a\r\n"\'=HYPERLINK(""x"")"\r\n-5\r\n-5\r\n\'@SUM(A1)\r\n');
+    expect(toCsv(['@svc.datetime', '=cmd'], [])).toBe("@svc.datetime,'=cmd\r\n");
   });
 
   it('writes NDJSON in column order, one row a line', () => {

@@ -5,8 +5,10 @@ export function toCsv(columns: readonly string[], rows: readonly Row[]): string 
   const cell = (value: unknown): string => {
     if (value === null || value === undefined) return '';
     const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-    // A leading = + - @ would run as a formula in a spreadsheet: prefix a quote (OWASP CSV injection).
-    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) ? `'${text}` : text;
+    // A leading = + - @ would run as a formula in a spreadsheet: prefix a quote (OWASP CSV
+    // injection). Numbers and plain @-names (`@svc.datetime`, `@q.count`) cannot run and stay.
+    const inert = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) || /^@[\w.[\]]*$/.test(text);
+    const safe = /^[=+\-@\t\r]/.test(text) && !inert ? `'${text}` : text;
     return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   const lines = [columns.map(cell).join(',')];

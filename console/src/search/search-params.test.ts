@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { defaultParams, paramsFromSearch, paramsToSearch, rowLimits, type SearchParams } from './search-params.js';
+import { defaultParams, paramsFromSearch, paramsToSearch, rowLimits, searchKey, type SearchParams } from './search-params.js';
 import type { TimeRange } from './time-range.js';
 
 const range: fc.Arbitrary<TimeRange> = fc.oneof(
@@ -49,5 +49,15 @@ describe('the search URL', () => {
     expect(paramsFromSearch('?range=yesterday&rows=7&tz=mars')).toEqual(defaultParams);
     expect(paramsFromSearch('?range=2024-05-02T00:00:00Z..2024-05-01T00:00:00Z').range).toEqual(defaultParams.range);
     expect(paramsFromSearch('?range=2024-05-01T00:00:00..2024-05-02T00:00:00').range).toEqual(defaultParams.range); // no zone
+  });
+});
+
+describe('what starts a new search', () => {
+  it('is a change of query, range, index or row limit, not of columns or time zone', () => {
+    const key = searchKey(defaultParams);
+    expect(searchKey({ ...defaultParams, columns: ['user'], zone: 'local' })).toBe(key);
+    for (const change of [{ query: 'x' }, { range: { kind: 'all' } as const }, { index: 'web' }, { maxRows: 100 }]) {
+      expect(searchKey({ ...defaultParams, ...change })).not.toBe(key);
+    }
   });
 });

@@ -53,3 +53,8 @@ export function paramsFromSearch(search: string): SearchParams {
     zone: given.get('tz') === 'local' ? 'local' : 'utc',
   };
 }
+
+/** What decides a search's results: query, range, index and row limit (columns and zone only change how they show). */
+export function searchKey(params: SearchParams): string {
+  return JSON.stringify([params.query, formatRange(params.range), params.index, params.maxRows]);
+}

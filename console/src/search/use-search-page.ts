@@ -7,7 +7,7 @@ import { useSession } from '../app/session-context.js';
 import { maxBucketsFor } from './histogram-series.js';
 import { queryHistoryStore } from './query-history.js';
 import { allTimeSpan, combineFields, combineStats, indexesInScope, type ScopeStats } from './search-scope.js';
-import { paramsFromSearch, paramsToSearch, type SearchParams } from './search-params.js';
+import { paramsFromSearch, paramsToSearch, searchKey, type SearchParams } from './search-params.js';
 import { idleRun, type SearchRun } from './search-run.js';
 import { SearchRunner } from './search-runner.js';
 import { resolveRange, type ResolvedRange } from './time-range.js';
@@ -40,7 +40,8 @@ export function useSearchPage() {
     client.listIndexes().then(setIndexes, () => setIndexes([]));
   }, [client]);
 
-  // Every change of the search (URL) or an explicit re-run starts it anew; a relative or absolute
+  // Every change of what is searched (not of how it is shown: columns, time zone) or an explicit
+  // re-run starts it anew; a relative or absolute
   // range starts at once, "all time" first asks the indexes for the span they hold.
   useEffect(() => {
     if (params.range.kind === 'all' && indexes === null) return;
@@ -55,7 +56,7 @@ export function useSearchPage() {
     return () => {
       live = false;
     };
-  }, [location.search, reruns, params.range.kind === 'all' ? indexes : null]);
+  }, [searchKey(params), reruns, params.range.kind === 'all' ? indexes : null]);
 
   // What the searched indexes hold: the sidebar's fields over the searched range, and their
   // stats for the empty-range notice.
