@@ -8,6 +8,7 @@ import { runConsoleBench } from './console-bench.js';
 import { runDetectionsBench } from './detections-bench.js';
 import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
+import { runPreviewBench } from './preview-bench.js';
 import { runQueryBench } from './query-bench.js';
 
 type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
@@ -18,6 +19,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   'fuzz-parser': runFuzzParser,
   detections: runDetectionsBench,
   console: runConsoleBench,
+  preview: runPreviewBench,
 };
 
 const repoDir = fileURLToPath(new URL('..', import.meta.url));

@@ -147,6 +147,8 @@ export const PreviewResponse = Type.Object({
   truncated: Type.Boolean({ description: 'More windows alerted than are listed' }),
 });
 
+export type PreviewResponseBody = Static<typeof PreviewResponse>;
+
 export const SinkTestResponse = Type.Object({
   delivered: Type.Boolean(),
   outcome: Type.Unsafe<'delivered' | 'retryable' | 'permanent'>({ type: 'string', enum: ['delivered', 'retryable', 'permanent'] }),

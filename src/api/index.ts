@@ -11,3 +11,5 @@ export { toDetectionRuleObject } from './routes/detection-rule-routes.js';
 export { toEventSinkObject } from './routes/event-sink-routes.js';
 export { toAlertObject, toAlertDetailObject } from './routes/alert-routes.js';
 export { toSyncSourceObject } from './routes/sync-source-routes.js';
+export { toPreviewBody } from './routes/rule-preview-routes.js';
+export type { PreviewResponseBody } from './console-schemas.js';

@@ -11,7 +11,8 @@ import { runChatAdd, runChatList, runChatRemove } from './commands/integrations-
 import { runKeysCreate, runKeysList, runKeysRevoke } from './commands/keys-command.js';
 import { runQueryCommand } from './commands/query-command.js';
 import { runRulesDelete, runRulesGet, runRulesList } from './commands/rules-command.js';
-import { runSinksCreate, runSinksDelete, runSinksGet, runSinksList } from './commands/sinks-command.js';
+import { runRulesPreview } from './commands/rules-preview-command.js';
+import { runSinksCreate, runSinksDelete, runSinksGet, runSinksList, runSinksTest } from './commands/sinks-command.js';
 import { registerRuleFileCommands } from './rule-file-commands.js';
 import { registerRulesSyncCommand, registerSyncSourcesCommand } from './sync-commands.js';
 
@@ -112,6 +113,19 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     ['delete', runRulesDelete],
   ]);
 
+  rules
+    .command('preview')
+    .description('which windows of a past range a rule would have alerted (default the last 7 days); nothing is sent or written')
+    .argument('[id]', 'a stored rule of the tenant (or give -f FILE)')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('-f, --file <file>', 'a rule file (YAML) instead of a stored rule')
+    .option('--from <time>', 'windows ending after this time, RFC 3339 (default: --last before --to)')
+    .option('--to <time>', 'windows ending at or before this time, RFC 3339 or now (default now)')
+    .option('--last <duration>', 'range length counted back from --to, e.g. 24h, 7d (default 7d)')
+    .option('--max-windows <n>', 'alerting windows listed at most, newest first (1 to 500, default 500)')
+    .option('--json', 'print the API answer as JSON')
+    .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
+    .action(action(async (id: string | undefined, options, command: Command) => runRulesPreview(ctx, id, { ...globals(command), ...options })));
   registerRuleFileCommands(rules, ctx, action);
   registerRulesSyncCommand(rules, ctx, action);
   registerSyncSourcesCommand(program, ctx, action);
@@ -125,6 +139,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
   addTenantIdCommands(sinks, ctx, action, [
     ['get', runSinksGet],
     ['delete', runSinksDelete],
+    ['test', runSinksTest, 'send a marked test alert to the sink now, once'],
   ]);
   sinks
     .command('create')

@@ -39,6 +39,7 @@ export {
   type CompiledQuery,
 } from './compiler/compile-query.js';
 export { compileEventBatch, compileEventFilter, type CompiledEventBatch, type EventBatchOptions, type EventFilter } from './compiler/compile-event-batch.js';
+export { compileWindowedQuery, rowWisePrefix, windowIndexColumn, type WindowSeries, type WindowedOptions } from './compiler/compile-windowed-query.js';
 export { compileRowHistogram, type CompiledRowHistogram, type RowHistogramOptions } from './compiler/compile-row-histogram.js';
 export { narrowsByTextIndex } from './compiler/compile-prefilter.js';
 export type { PredicatePlan } from './compiler/compile-filter.js';

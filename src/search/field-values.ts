@@ -5,7 +5,7 @@
  * `<query> | where f: * | count`.
  */
 import { ValidationError } from '../core/index.js';
-import { isSliceable, parseQuery, plainColumnName, printColumnAnywhere, printQuery, type ColumnName, type TableValue } from '../query/index.js';
+import { parseQuery, plainColumnName, printColumnAnywhere, printQuery, rowWisePrefix, type ColumnName, type TableValue } from '../query/index.js';
 import type { QueryResult, TimeRange } from './query-result.js';
 
 export const fieldValueLimits = { defaultLimit: 10, maxLimit: 100 } as const;
@@ -33,15 +33,17 @@ export type RunQueryText = (text: string, range: TimeRange) => Promise<QueryResu
 const nowhere = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 /**
- * The two queries behind a field's values. The query's events are its rows when they are events
- * (a filter, optionally with `where`, `eval`, `rename`, `table`), else the events its filter
- * matches. The caller has checked the query itself, so that its errors point into its own text.
+ * The two queries behind a field's values. The query's events are the rows of its row-wise part
+ * (its filter, then `where`, `eval`, `rename`, `table` up to any other command): its result rows
+ * when it has no other command, else the events its first aggregation, `head` or `tail` takes,
+ * as the histogram counts them. The caller has checked the query itself, so that its errors
+ * point into its own text.
  */
 export function fieldValueQueries(text: string, field: string, limit: number): { values: string; count: string; column: string } {
   if (field.length === 0 || field.length > 1000) throw new ValidationError('must be a column name of 1 to 1000 characters', { field: 'field' });
   const parsed = parseQuery(text);
   if (parsed.query === null) throw new Error('field values of a query that does not parse');
-  const events = isSliceable(parsed.query) ? parsed.query : { ...parsed.query, pipeline: [] };
+  const events = { ...parsed.query, pipeline: rowWisePrefix(parsed.query.pipeline) };
   const column: ColumnName = { kind: 'column', quote: 'bare', parts: [{ kind: 'text', text: field }], span: nowhere };
   const name = printColumnAnywhere(column);
   const base = `${printQuery(events)} | where ${name}: *`;

@@ -2,6 +2,7 @@
  * How a histogram cuts its range (pure, no I/O): the bucket size shown to the user, and the time
  * slices its statements run in, newest first, so that buckets appear as slices finish.
  */
+import { ValidationError, clampToEventSpan } from '../core/index.js';
 import type { TimeRange } from './query-result.js';
 
 const second = 1_000_000_000n;
@@ -20,6 +21,31 @@ export const bucketOriginNs = 4n * day;
 
 /** The fewest buckets a histogram may ask for. */
 export const minHistogramBuckets = 2;
+
+export const histogramLimits = { defaultMaxBuckets: 120, minMaxBuckets: minHistogramBuckets, maxMaxBuckets: 1000 } as const;
+
+/** `max_buckets` checked, naming the field. */
+export function checkMaxBuckets(maxBuckets: number): number {
+  if (!Number.isInteger(maxBuckets) || maxBuckets < histogramLimits.minMaxBuckets || maxBuckets > histogramLimits.maxMaxBuckets) {
+    throw new ValidationError(`must be an integer from ${histogramLimits.minMaxBuckets} to ${histogramLimits.maxMaxBuckets}`, { field: 'max_buckets' });
+  }
+  return maxBuckets;
+}
+
+/**
+ * The range a histogram counts and its buckets: the range asked, clamped to the instants events
+ * can have, then narrowed to the span of the events written to the query's scope (null: none).
+ * A range left without events is empty (at its end) and keeps the buckets of the range asked, so
+ * the chart still has an axis.
+ */
+export function histogramRange(asked: TimeRange, span: { readonly minTsNs: bigint; readonly maxTsNs: bigint } | null, maxBuckets: number): { range: TimeRange; buckets: BucketPlan } {
+  const clamped = clampToEventSpan(asked);
+  const startNs = span !== null && span.minTsNs > clamped.startNs ? span.minTsNs : clamped.startNs;
+  const endNs = span !== null && span.maxTsNs + 1n < clamped.endNs ? span.maxTsNs + 1n : clamped.endNs;
+  const range = span !== null && startNs < endNs ? { startNs, endNs } : { startNs: clamped.endNs, endNs: clamped.endNs };
+  const shown = range.startNs < range.endNs ? range : clamped.startNs < clamped.endNs ? clamped : asked;
+  return { range, buckets: chooseHistogramBuckets(shown, maxBuckets) };
+}
 
 export interface BucketPlan {
   readonly bucketNs: bigint;

@@ -79,7 +79,9 @@ export class HistogramRun {
     // minutes and whole buckets (every size under a minute divides one).
     const gridNs = buckets.bucketNs < minuteNs ? minuteNs : buckets.bucketNs;
     const gridStartNs = buckets.firstBucketNs - (((buckets.firstBucketNs % gridNs) + gridNs) % gridNs);
-    const counted = await this.deps.engine.query<{ bucket: number; rows: string }>(compileTimeHistogram(plan.analyzed, { tenant, startNs: gridStartNs, endNs: range.endNs }, gridNs), { signal });
+    // The counts cover whole cells: the minute holding the range's end counts even when the end is inside it.
+    const gridEndNs = gridStartNs + ((range.endNs - gridStartNs + gridNs - 1n) / gridNs) * gridNs;
+    const counted = await this.deps.engine.query<{ bucket: number; rows: string }>(compileTimeHistogram(plan.analyzed, { tenant, startNs: gridStartNs, endNs: gridEndNs }, gridNs), { signal });
     this.bytesScanned += counted.stats.bytesRead;
     const cells = counted.rows.map((row) => ({ index: Number(row.bucket), rows: Number(row.rows) }));
     for (const slice of histogramSlices(range, cells, { gridStartNs, gridNs, firstSliceRows })) {

@@ -6,7 +6,7 @@
  */
 export { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 export { fieldValueLimits, type FieldValues } from './field-values.js';
-export { bucketOriginNs, type BucketPlan } from './histogram-buckets.js';
+export { bucketOriginNs, histogramLimits, type BucketPlan } from './histogram-buckets.js';
 export { formatBucketTime, histogramColumns } from './histogram-run.js';
 export type { MinuteWindow, WindowRows } from './rule-windows.js';
 export { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
@@ -18,7 +18,6 @@ export type { ShortRangeQuery } from './short-range-query.js';
 export {
   SearchService,
   defaultSearchSettings,
-  histogramLimits,
   type HistogramBody,
   type StartedHistogram,
   type QueryExplanation,

@@ -3,7 +3,7 @@
  * queries, with the concurrency limits and the record lifetime an operator configures. Query
  * records live in memory (embedded mode); the tenant's indexes come from the caller.
  */
-import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, ValidationError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
+import { EngineError, ErrorCodes, NotFoundError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import type { IndexInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
@@ -13,9 +13,10 @@ import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQu
 import { FieldCatalogCache } from './field-catalog-cache.js';
 import type { QueryResult, TimeRange } from './query-result.js';
 import { fieldValueLimits, readFieldValues, type FieldValues } from './field-values.js';
-import { chooseHistogramBuckets, minHistogramBuckets, type BucketPlan } from './histogram-buckets.js';
+import { checkMaxBuckets, histogramLimits, histogramRange, type BucketPlan } from './histogram-buckets.js';
 import { HistogramRun } from './histogram-run.js';
 import { ruleWindowResults, type MinuteWindow, type WindowRows } from './rule-windows.js';
+import { RunAdmission } from './run-admission.js';
 
 export type { QueryResult, TimeRange } from './query-result.js';
 
@@ -48,12 +49,6 @@ interface Entry {
   finishedAtMs: number | null;
 }
 
-/** Work counted against the concurrency limits while it runs. */
-interface Running {
-  readonly tenant: string;
-  cancel(): void;
-}
-
 /** The body of `start_histogram`. */
 export interface HistogramBody {
   readonly query: string;
@@ -70,7 +65,6 @@ export interface StartedHistogram {
   readonly range: TimeRange;
 }
 
-export const histogramLimits = { defaultMaxBuckets: 120, minMaxBuckets: minHistogramBuckets, maxMaxBuckets: 1000 } as const;
 
 export interface RunOptions {
   /** Event results: at most this many rows, newest first unless `order` is `asc`. */
@@ -91,7 +85,7 @@ type PlanOptions = Pick<QueryRequest, 'order' | 'limit' | 'useFieldTypes' | 'par
 
 export class SearchService {
   private readonly entries = new Map<string, Entry>();
-  private readonly running = new Set<Running>();
+  private readonly admission: RunAdmission;
   private readonly catalog: FieldCatalogCache;
 
   constructor(
@@ -103,6 +97,7 @@ export class SearchService {
     private readonly settings: SearchSettings = defaultSearchSettings,
   ) {
     this.catalog = new FieldCatalogCache(engine, clock);
+    this.admission = new RunAdmission(settings);
   }
 
   /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
@@ -119,20 +114,15 @@ export class SearchService {
   async startHistogram(tenant: string, body: HistogramBody): Promise<StartedHistogram> {
     this.sweep();
     const asked = checkRange(body.start_time, body.end_time);
-    const maxBuckets = body.max_buckets ?? histogramLimits.defaultMaxBuckets;
-    if (!Number.isInteger(maxBuckets) || maxBuckets < histogramLimits.minMaxBuckets || maxBuckets > histogramLimits.maxMaxBuckets) {
-      throw new ValidationError(`must be an integer from ${histogramLimits.minMaxBuckets} to ${histogramLimits.maxMaxBuckets}`, { field: 'max_buckets' });
-    }
+    const maxBuckets = checkMaxBuckets(body.max_buckets ?? histogramLimits.defaultMaxBuckets);
     const clamped = clampToEventSpan(asked);
-    this.admit(tenant);
+    this.admission.admit(tenant);
     const plan = await this.plan(tenant, body.query, clamped, { useFieldTypes: true });
     const span = await this.engine.writtenTimeSpan(tenant, plan.analyzed.scope.map((index) => index.id));
-    const range = span === null ? { startNs: clamped.endNs, endNs: clamped.endNs } : narrowRange(clamped, span);
-    // A range without events keeps the buckets of the range asked (the chart still has an axis).
-    const buckets = chooseHistogramBuckets(range.startNs < range.endNs ? range : clamped.startNs < clamped.endNs ? clamped : asked, maxBuckets);
-    this.admit(tenant); // planning awaited: others may have started meanwhile
+    const { range, buckets } = histogramRange(asked, span, maxBuckets);
+    this.admission.admit(tenant); // planning awaited: others may have started meanwhile
     const run = new HistogramRun({ tenant, range, buckets }, { engine: this.engine, logger: this.logger }, plan);
-    this.track(run);
+    this.admission.track(run);
     return { qrId: this.record(run), buckets, range };
   }
 
@@ -153,28 +143,8 @@ export class SearchService {
    * limit (504 past it); its signal aborts when the limit passes, when `signal` aborts (a client
    * hung up) or at shutdown (`cancelAll`).
    */
-  async blockingWork<T>(tenant: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    this.admit(tenant);
-    const controller = new AbortController();
-    const running: Running = { tenant, cancel: () => controller.abort() };
-    const onAbort = (): void => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.settings.blockingTimeoutS * 1000);
-    this.running.add(running);
-    try {
-      return await work(controller.signal);
-    } catch (error) {
-      if (timedOut) throw new EngineError(`the work did not finish within ${this.settings.blockingTimeoutS} s; narrow the time range`, { code: ErrorCodes.engineTimeout });
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      this.running.delete(running);
-    }
+  blockingWork<T>(tenant: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.admission.hold(tenant, work, signal);
   }
 
   /**
@@ -294,12 +264,12 @@ export class SearchService {
 
   /** Queries still running (for metrics and shutdown). */
   get runningCount(): number {
-    return this.running.size;
+    return this.admission.size;
   }
 
   /** Cancels every running query (server shutdown). */
   cancelAll(): void {
-    for (const run of this.running) run.cancel();
+    this.admission.cancelAll();
   }
 
   /** Keeps a started run's record for `query_progress` until it has been finished for the TTL. */
@@ -312,21 +282,16 @@ export class SearchService {
     return run.id;
   }
 
-  private track(run: SearchRun): void {
-    this.running.add(run);
-    void run.done.then(() => this.running.delete(run));
-  }
-
   private async launch(asked: AdhocQuery): Promise<QueryRun> {
     // Every ad hoc run starts here (start_query, blocking_query, vigil query): its range is
     // clamped to the span events can have once, for planning and for the run's slices alike.
     const request: AdhocQuery = { ...asked, ...clampToEventSpan(asked) };
-    this.admit(request.tenant);
+    this.admission.admit(request.tenant);
     const plan = await this.plan(request.tenant, request.text, request, { useFieldTypes: true });
-    this.admit(request.tenant); // planning awaited: others may have started meanwhile
+    this.admission.admit(request.tenant); // planning awaited: others may have started meanwhile
     const { selectiveReadRows } = this.settings;
     const run = new QueryRun(request, { engine: this.engine, logger: this.logger, ...(selectiveReadRows === undefined ? {} : { selectiveReadRows }) }, plan);
-    this.track(run);
+    this.admission.track(run);
     return run;
   }
 
@@ -345,30 +310,12 @@ export class SearchService {
     return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...options }, this.catalog);
   }
 
-  private admit(tenant: string): void {
-    if (this.running.size >= this.settings.maxConcurrent) {
-      throw new TooManyRequestsError(`${this.settings.maxConcurrent} queries are running; retry shortly`, 1);
-    }
-    let mine = 0;
-    for (const run of this.running) if (run.tenant === tenant) mine++;
-    if (mine >= this.settings.maxConcurrentPerTenant) {
-      throw new TooManyRequestsError(`tenant ${tenant} has ${mine} queries running (the limit); retry shortly`, 1);
-    }
-  }
-
   private sweep(): void {
     const cutoff = this.clock.nowMs() - this.settings.resultTtlS * 1000;
     for (const [id, entry] of this.entries) {
       if (entry.finishedAtMs !== null && entry.finishedAtMs < cutoff) this.entries.delete(id);
     }
   }
-}
-
-/** The part of the range within a span of event times (empty at the range's end when they do not meet). */
-function narrowRange(range: TimeRange, span: { minTsNs: bigint; maxTsNs: bigint }): TimeRange {
-  const startNs = range.startNs > span.minTsNs ? range.startNs : span.minTsNs;
-  const endNs = range.endNs < span.maxTsNs + 1n ? range.endNs : span.maxTsNs + 1n;
-  return startNs < endNs ? { startNs, endNs } : { startNs: range.endNs, endNs: range.endNs };
 }
 
 // A query id as an error shows it: ids are UUIDs, so anything much longer is cut, not echoed.

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
 import { keyHoldsTenant, type DetectionRuleService } from '../../admin/index.js';
-import { effectiveState, isEnabled, type RuleFieldsInput } from '../../detections/index.js';
+import { definitionOfApiFields, effectiveState, isEnabled, printRuleFile, type RuleFieldsInput } from '../../detections/index.js';
 import type { DetectionRuleRecord, DetectionRuleSummary } from '../../store/index.js';
 import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
 import {
@@ -115,6 +115,23 @@ export function registerDetectionRuleRoutes(app: FastifyInstance, rules: Detecti
     '/v1/detection_rule/:id',
     { schema: { summary: 'Read one detection rule', tags: ['detection rules'], params: IdParams, response: { 200: DetectionRuleResponse, ...errorResponses } } },
     async (request) => ({ detection_rule: toDetectionRuleObject(await rules.find(request.params.id, visible(request)), 'full') }),
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/v1/detection_rule/:id/yaml',
+    {
+      schema: {
+        summary: 'A rule as a rule file (YAML), for an editor; its sinks are not in it (files name sink keys, not sink ids)',
+        tags: ['detection rules'],
+        params: IdParams,
+        response: { 200: { description: 'The rule file', content: { 'application/yaml': { schema: { type: 'string' } } } }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const rule = await rules.find(request.params.id, visible(request));
+      const object = toDetectionRuleObject(rule, 'full');
+      return reply.type('application/yaml; charset=utf-8').send(printRuleFile(definitionOfApiFields({ ...object, enabled_state_override: rule.enabledStateOverride })));
+    },
   );
 
   app.put<{ Params: IdParams; Body: DetectionRuleUpdateBody }>(

@@ -1,11 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import { formatRfc3339Ns } from '../../core/index.js';
 import type { RulePreviewService } from '../../admin/index.js';
+import type { RulePreview } from '../../detections/index.js';
 import { tenantOf } from '../auth.js';
-import { PreviewBody, PreviewResponse } from '../console-schemas.js';
+import { PreviewBody, PreviewResponse, type PreviewResponseBody } from '../console-schemas.js';
 import { errorResponses } from '../schemas.js';
 
 const msToRfc3339 = (ms: number): string => formatRfc3339Ns(BigInt(ms) * 1_000_000n);
+
+/** A preview as the API answers it (the CLI prints the same with --json). */
+export function toPreviewBody(preview: RulePreview): PreviewResponseBody {
+  return {
+    windows_evaluated: preview.windowsEvaluated,
+    windows_alerted: preview.windowsAlerted,
+    windows: preview.windows.map((w) => ({
+      start_time: msToRfc3339(w.window.startMs),
+      end_time: msToRfc3339(w.window.endMs),
+      n_rows: w.rowCount,
+      debounced_rows: w.debouncedRows,
+      alerts: w.alerts,
+      suppressed: w.suppressed,
+      column_ordering: [...w.columns],
+      rows: w.rows.map((row) => ({ ...row })),
+    })),
+    truncated: preview.truncated,
+  };
+}
 
 /** `POST /v1/detection_rule_preview`: which windows of a past range a rule would have alerted, sending and writing nothing. */
 export function registerRulePreviewRoutes(app: FastifyInstance, previews: RulePreviewService): void {
@@ -50,21 +70,7 @@ export function registerRulePreviewRoutes(app: FastifyInstance, previews: RulePr
         },
         abort.signal,
       );
-      return {
-        windows_evaluated: preview.windowsEvaluated,
-        windows_alerted: preview.windowsAlerted,
-        windows: preview.windows.map((w) => ({
-          start_time: msToRfc3339(w.window.startMs),
-          end_time: msToRfc3339(w.window.endMs),
-          n_rows: w.rowCount,
-          debounced_rows: w.debouncedRows,
-          alerts: w.alerts,
-          suppressed: w.suppressed,
-          column_ordering: [...w.columns],
-          rows: w.rows.map((row) => ({ ...row })),
-        })),
-        truncated: preview.truncated,
-      };
+      return toPreviewBody(preview);
     },
   );
 }

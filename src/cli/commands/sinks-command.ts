@@ -112,3 +112,16 @@ export async function runSinksDelete(ctx: CliContext, id: string, options: Sinks
   }
   return 0;
 }
+
+/** `vigil sinks test ID`: sends a marked test alert now, once, and prints what the receiver said (exit 1 when not delivered). */
+export async function runSinksTest(ctx: CliContext, id: string, options: SinksOptions): Promise<number> {
+  const outcome = await withStoreServices(ctx, options, (s) => s.sinkTests.test(id, inTenant(options.tenant), cliActor));
+  const error = outcome.kind === 'delivered' ? null : outcome.error;
+  if (options.json) {
+    printJson(ctx.stdout, { delivered: outcome.kind === 'delivered', outcome: outcome.kind, http_status: outcome.httpStatus, latency_ms: Math.round(outcome.latencyMs), error });
+  } else {
+    const status = outcome.httpStatus === null ? 'no HTTP answer' : `HTTP ${outcome.httpStatus}`;
+    ctx.stdout.write(`${outcome.kind === 'delivered' ? 'delivered' : `not delivered (${outcome.kind})`}: ${status} in ${Math.round(outcome.latencyMs)} ms${error === null ? '' : `: ${error}`}\n`);
+  }
+  return outcome.kind === 'delivered' ? 0 : 1;
+}

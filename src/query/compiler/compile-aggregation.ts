@@ -96,12 +96,33 @@ export function decimalFraction(text: string): { numerator: bigint; denominator:
   return { numerator, denominator };
 }
 
+/**
+ * How an aggregation keeps its input's partition (compileWindowedQuery): the column is selected
+ * and grouped by, leads the order, and numbers rows within each partition.
+ */
+function partitioning(env: SqlEnv): { select: string; groupBy: string[]; over: string; env: { order: string[]; partition?: string } } {
+  const p = env.partition;
+  return p === undefined
+    ? { select: '', groupBy: [], over: '', env: { order: [] } }
+    : { select: `, ${p}`, groupBy: [p], over: `PARTITION BY ${p} `, env: { order: [p], partition: p } };
+}
+
+/** An ungrouped aggregation: one row (per partition). */
+function oneRow(items: readonly string[], from: StageInput, env: SqlEnv, prefix: string, columns: TableColumn[]): StageSql {
+  const part = partitioning(env);
+  const groupBy = part.groupBy.length === 0 ? '' : ` GROUP BY ${part.groupBy.join(', ')}`;
+  return {
+    sql: `SELECT ${items.join(', ')}${part.select}, 1 AS ${prefix}_ord FROM ${fromClause(from)}${groupBy}`,
+    env: { mode: 'table', columns, ...part.env, order: [...part.env.order, `${prefix}_ord`] },
+  };
+}
+
 /** A standalone aggregation command: one row. */
 export function compileAggregate(call: AggregationCall, from: StageInput, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
   const prefix = aliases.stage();
   const { items, outputs } = callItems(call, call.args.map((c) => pairOf(c, env, indexNames)), prefix);
   const columns = aggregateColumns(call).map((name, i) => ({ name, ...(outputs[i] as Pair) }));
-  return { sql: `SELECT ${items.join(', ')}, 1 AS ${prefix}_ord FROM ${fromClause(from)}`, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
+  return oneRow(items, from, env, prefix, columns);
 }
 
 /** `groupbycount`: most frequent first, ties by the group values ascending (D21). */
@@ -113,13 +134,15 @@ export function compileGroupByCount(command: GroupByCountCommand, from: StageInp
   const groupPairs = groups.map((_, i) => ({ s: `${prefix}_g${i}_s`, n: `${prefix}_g${i}_n` }));
   const count = `${prefix}_count_n`;
   const order = [`${count} DESC`, ...groupPairs.map((p) => valueSortKey(p))].join(', ');
-  const inner = `SELECT ${groupItems.join(', ')}, toFloat64(count()) AS ${count} FROM ${fromClause(from)} GROUP BY ${groupPairs.flatMap((p) => [p.s, p.n]).join(', ')}`;
-  const sql = `SELECT *, CAST(NULL, 'Nullable(String)') AS ${prefix}_count_s, row_number() OVER (ORDER BY ${order}) AS ${prefix}_ord FROM (${inner})`;
+  const part = partitioning(env);
+  const groupBy = [...groupPairs.flatMap((p) => [p.s, p.n]), ...part.groupBy].join(', ');
+  const inner = `SELECT ${groupItems.join(', ')}${part.select}, toFloat64(count()) AS ${count} FROM ${fromClause(from)} GROUP BY ${groupBy}`;
+  const sql = `SELECT *, CAST(NULL, 'Nullable(String)') AS ${prefix}_count_s, row_number() OVER (${part.over}ORDER BY ${order}) AS ${prefix}_ord FROM (${inner})`;
   const columns: TableColumn[] = [
     ...names.map((name, i) => ({ name, ...(groupPairs[i] as Pair) })),
     { name: '@q.count', s: `${prefix}_count_s`, n: count },
   ];
-  return { sql, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
+  return { sql, env: { mode: 'table', columns, ...part.env, order: [...part.env.order, `${prefix}_ord`] } };
 }
 
 /** `stats f… by g…`: groups, `@q.count`, then one column per aggregation; groups ascending. */
@@ -143,11 +166,10 @@ export function compileStats(command: StatsCommand, from: StageInput, env: SqlEn
     items.push(...call.items);
     columns.push({ name, ...(call.outputs[0] as Pair) });
   });
-  if (groups.length === 0) {
-    return { sql: `SELECT ${items.join(', ')}, 1 AS ${prefix}_ord FROM ${fromClause(from)}`, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
-  }
-  const inner = `SELECT ${items.join(', ')} FROM ${fromClause(from)} GROUP BY ${groupPairs.flatMap((p) => [p.s, p.n]).join(', ')}`;
+  if (groups.length === 0) return oneRow(items, from, env, prefix, columns);
+  const part = partitioning(env);
+  const inner = `SELECT ${items.join(', ')}${part.select} FROM ${fromClause(from)} GROUP BY ${[...groupPairs.flatMap((p) => [p.s, p.n]), ...part.groupBy].join(', ')}`;
   const order = groupPairs.map((p) => valueSortKey(p)).join(', ');
-  const sql = `SELECT *, row_number() OVER (ORDER BY ${order}) AS ${prefix}_ord FROM (${inner})`;
-  return { sql, env: { mode: 'table', columns, order: [`${prefix}_ord`] } };
+  const sql = `SELECT *, row_number() OVER (${part.over}ORDER BY ${order}) AS ${prefix}_ord FROM (${inner})`;
+  return { sql, env: { mode: 'table', columns, ...part.env, order: [...part.env.order, `${prefix}_ord`] } };
 }

@@ -86,11 +86,40 @@ export const eventRowAliases = eventRowSelect.map(([, name]) => name);
 /** Default and maximum row counts of `head` / `tail` (D25). */
 export const defaultHeadRows = 10;
 
-/** A query's filter and commands compiled into the stage that yields its rows, before any ordering or limit. */
+/** A query's filter and commands compiled into the stage that yields their rows, before any ordering or limit. */
 export interface CompiledStages {
   readonly input: StageInput;
   readonly env: SqlEnv;
   readonly plans: readonly PredicatePlan[];
+}
+
+/** Stages being compiled: what the next command reads, and what the statement shares. */
+export interface StageState {
+  readonly input: StageInput;
+  readonly env: SqlEnv;
+  readonly ctx: FilterContext;
+  readonly aliases: AliasMaker;
+}
+
+/** The first stage: the scan's bounds and the query's filter over `logs`. */
+export function beginStages(analyzed: AnalyzedQuery, options: CompileOptions): StageState {
+  const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
+  const ctx: FilterContext = { analyzed, indexNames, plans: [], partialWords: options.partialWords === true };
+  const bounds = scanBounds(analyzed, options);
+  const stored = storedEventsEnv(analyzed);
+  const filter = compileFilter(analyzed.query.filter, stored, ctx);
+  return { input: { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` }, env: stored, ctx, aliases: new AliasMaker() };
+}
+
+/** The stages after these commands, one per command. */
+export function continueStages(state: StageState, commands: readonly Command[]): StageState {
+  let { input, env } = state;
+  for (const command of commands) {
+    const next = compileCommand(command, input, env, state.ctx, state.aliases);
+    input = next.input;
+    env = next.env;
+  }
+  return { ...state, input, env };
 }
 
 /**
@@ -98,47 +127,49 @@ export interface CompiledStages {
  * that yields their rows: the scan's bounds and filter over `logs`, then one stage per command.
  */
 export function compileStages(analyzed: AnalyzedQuery, options: CompileOptions, commands: readonly Command[] = analyzed.query.pipeline): CompiledStages {
-  const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
-  const ctx: FilterContext = { analyzed, indexNames, plans: [], partialWords: options.partialWords === true };
-  const aliases = new AliasMaker();
-  const bounds = scanBounds(analyzed, options);
-  const stored = storedEventsEnv(analyzed);
-  const filter = compileFilter(analyzed.query.filter, stored, ctx);
-  let input: StageInput = { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` };
-  let env: SqlEnv = stored;
-  for (const command of commands) {
-    const next = compileCommand(command, input, env, ctx, aliases);
-    input = next.input;
-    env = next.env;
-  }
+  const { input, env, ctx } = continueStages(beginStages(analyzed, options), commands);
   return { input, env, plans: ctx.plans };
 }
 
 /** Compiles a checked query into a ClickHouse statement. */
 export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): CompiledQuery {
   const { input, env, plans } = compileStages(analyzed, options);
+  return finalStatement(input, env, options, plans);
+}
+
+/**
+ * The statement selecting what a query's last stage yields, in order: events (raw) or a table.
+ * With a partition column (compileWindowedQuery) it is selected too, leads the order, and the
+ * limit applies per partition.
+ */
+export function finalStatement(input: StageInput, env: SqlEnv, options: Pick<CompileOptions, 'order' | 'limit'>, plans: readonly PredicatePlan[]): CompiledQuery {
+  const p = env.partition;
+  const limitOf = (limit: number): string => ` LIMIT ${sqlInteger(limit)}${p === undefined ? '' : ` BY ${p}`}`;
   if (env.mode === 'events') {
     const dir = options.order === 'desc' ? 'DESC' : 'ASC';
     const extra = [...new Set(env.ops.flatMap((op) => (op.kind === 'set' ? [op.s, op.n] : [])))];
-    const select = [...eventRowColumns, ...extra];
-    const limit = options.limit === undefined ? '' : ` LIMIT ${sqlInteger(options.limit)}`;
+    const select = [...eventRowColumns, ...extra, ...(p === undefined ? [] : [p])];
+    const limit = options.limit === undefined ? '' : limitOf(options.limit);
     return {
-      sql: `SELECT ${select.join(', ')} FROM ${fromClause(input)} ORDER BY ts ${dir}, seq ${dir}${limit}`,
+      sql: `SELECT ${select.join(', ')} FROM ${fromClause(input)} ORDER BY ${p === undefined ? '' : `${p}, `}ts ${dir}, seq ${dir}${limit}`,
       settings: querySettings,
-      output: { kind: 'events', ops: env.ops, columns: [...eventRowAliases, ...extra] },
+      // The partition is an answer column too: event answers carry only the columns listed.
+      output: { kind: 'events', ops: env.ops, columns: [...eventRowAliases, ...extra, ...(p === undefined ? [] : [p])] },
       plans: uniquePlans(plans),
     };
   }
   const select = env.columns.flatMap((c) => [c.s, c.n]);
+  const order = p === undefined ? env.order : env.order.slice(1);
   if (env.fromEvents) {
-    const [ts, seq] = env.order as [string, string];
+    const [ts, seq] = order as [string, string];
     select.push(`toString(toUnixTimestamp64Nano(${ts})) AS row_time_ns`, `toString(${seq}) AS row_seq`);
   }
+  if (p !== undefined) select.push(p);
   // Events shaped by `table` keep their time order, so the caller's order and limit apply.
   const dir = env.fromEvents && options.order === 'desc' ? ' DESC' : '';
-  const limit = env.fromEvents && options.limit !== undefined ? ` LIMIT ${sqlInteger(options.limit)}` : '';
+  const limit = env.fromEvents && options.limit !== undefined ? limitOf(options.limit) : '';
   return {
-    sql: `SELECT ${[...new Set(select)].join(', ')} FROM ${fromClause(input)} ORDER BY ${env.order.map((o) => o + dir).join(', ')}${limit}`,
+    sql: `SELECT ${[...new Set(select)].join(', ')} FROM ${fromClause(input)} ORDER BY ${[...(p === undefined ? [] : [p]), ...order.map((o) => o + dir)].join(', ')}${limit}`,
     settings: querySettings,
     output: { kind: 'table', columns: env.columns, rowIdentity: env.fromEvents === true },
     plans: uniquePlans(plans),
@@ -161,8 +192,12 @@ function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: Fi
     case 'tail': {
       const n = command.count === null ? defaultHeadRows : command.count.value;
       const dir = command.kind === 'head' ? 'ASC' : 'DESC';
-      const order = env.mode === 'events' ? [`ts ${dir}`, `seq ${dir}`] : env.order.map((o) => `${o} ${dir}`);
-      return { input: stage(`SELECT * FROM ${fromClause(from)} ORDER BY ${order.join(', ')} LIMIT ${sqlInteger(n)}`), env };
+      // Per partition when there is one (its column leads a table's order already).
+      const p = env.partition;
+      const order = env.mode === 'events' ? [...(p === undefined ? [] : [p]), `ts ${dir}`, `seq ${dir}`] : env.order.map((o) => `${o} ${dir}`);
+      const select = p !== undefined && from.arrayJoin !== undefined ? `*, ${p}` : '*';
+      const by = p === undefined ? '' : ` BY ${p}`;
+      return { input: stage(`SELECT ${select} FROM ${fromClause(from)} ORDER BY ${order.join(', ')} LIMIT ${sqlInteger(n)}${by}`), env };
     }
     case 'eval': {
       // One SELECT level for the whole command: an assignment that reads an earlier one names its
@@ -201,10 +236,14 @@ function compileCommand(command: Command, from: StageInput, env: SqlEnv, ctx: Fi
         items.push(`${value.s} AS ${prefix}_${i}_s`, `${value.n} AS ${prefix}_${i}_n`);
         return { name, s: `${prefix}_${i}_s`, n: `${prefix}_${i}_n` };
       });
-      const order = env.mode === 'events' ? [`ts AS ${prefix}_ts`, `seq AS ${prefix}_seq`] : env.order;
+      const p = env.partition;
+      const partition = p === undefined ? [] : [p];
+      // A table's order leads with its partition already; events keep theirs by name.
+      const order = env.mode === 'events' ? [...partition, `ts AS ${prefix}_ts`, `seq AS ${prefix}_seq`] : env.order;
       const sql = `SELECT ${[...items, ...order].join(', ')} FROM ${fromClause(from)}`;
       const fromEvents = env.mode === 'events' || env.fromEvents === true;
-      return { input: stage(sql), env: { mode: 'table', columns, order: env.mode === 'events' ? [`${prefix}_ts`, `${prefix}_seq`] : env.order, fromEvents } };
+      const nextOrder = env.mode === 'events' ? [...partition, `${prefix}_ts`, `${prefix}_seq`] : env.order;
+      return { input: stage(sql), env: { mode: 'table', columns, order: nextOrder, fromEvents, ...(p === undefined ? {} : { partition: p }) } };
     }
     default:
       return assertNever(command);
@@ -255,7 +294,7 @@ function setColumn(
   } else {
     columns.push(replacement);
   }
-  return { items, env: { mode: 'table', columns, order: env.order, ...(env.fromEvents ? { fromEvents: true } : {}) } };
+  return { items, env: { mode: 'table', columns, order: env.order, ...(env.fromEvents ? { fromEvents: true } : {}), ...(env.partition === undefined ? {} : { partition: env.partition }) } };
 }
 
 // A wildcard name expands to one predicate per column; the plan lists each filter once.

@@ -22,7 +22,7 @@ function render(query: string): string {
   const analysis = analyzeQuery(parsed.query, goldenContext);
   if (analysis.analyzed === null) return `-- error --\n${analysis.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
   const compiled = compileRowHistogram(analysis.analyzed, options);
-  return `-- sql --\n${prettySql(compiled.sql)}\n-- counts --\n${compiled.countsResultRows ? 'result rows' : 'events of the filter'}\n`;
+  return `-- sql --\n${prettySql(compiled.sql)}\n-- counts --\n${compiled.countsResultRows ? 'result rows' : 'rows the first aggregation, head or tail takes'}\n`;
 }
 
 describe('row histogram golden files', () => {

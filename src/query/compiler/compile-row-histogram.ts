@@ -1,12 +1,14 @@
 /**
  * Counts a query's rows per time bucket in one statement: the search page's histogram and the
- * rule preview's per-minute counts. A query whose rows are events (a filter, optionally with
- * `where`, `eval`, `rename`, `table`) counts its result rows; any other (aggregations, `head`,
- * `tail`) counts the events its filter matches, since its rows have no time of their own.
+ * rule preview's per-minute counts. What is counted is the rows of the query's row-wise part (its
+ * filter, then its `where`, `eval`, `rename`, `table` up to the first other command): the result
+ * rows of a query that has no other command, else the events its first aggregation, `head` or
+ * `tail` takes (those commands' rows have no time of their own).
  */
 import { sqlInteger } from '../../core/index.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
-import { compileStages, isSliceable, querySettings } from './compile-query.js';
+import { compileStages, querySettings } from './compile-query.js';
+import { rowWisePrefix } from './compile-windowed-query.js';
 import { fromClause } from './stage-input.js';
 
 export interface RowHistogramOptions {
@@ -25,15 +27,16 @@ export interface CompiledRowHistogram {
   /** Rows `{bucket, rows}`: the bucket's index from `firstBucketNs` and its row count; only non-empty buckets, in order. */
   readonly sql: string;
   readonly settings: Readonly<Record<string, number>>;
-  /** Whether the query's own rows are counted (true), or the events its filter matches. */
+  /** Whether the query's own rows are counted (true), or the events its first aggregation, `head` or `tail` takes. */
   readonly countsResultRows: boolean;
 }
 
 /** Compiles the per-bucket row count of a checked query over a range. */
 export function compileRowHistogram(analyzed: AnalyzedQuery, options: RowHistogramOptions): CompiledRowHistogram {
   if (options.bucketNs <= 0n || options.firstBucketNs > options.startNs) throw new Error('a histogram needs positive buckets starting at or before the range');
-  const countsResultRows = isSliceable(analyzed.query);
-  const { input, env } = compileStages(analyzed, options, countsResultRows ? analyzed.query.pipeline : []);
+  const prefix = rowWisePrefix(analyzed.query.pipeline);
+  const countsResultRows = prefix.length === analyzed.query.pipeline.length;
+  const { input, env } = compileStages(analyzed, options, prefix);
   // Every row of a sliceable query is an event; after `table` its time is the stage's order column.
   const ts = env.mode === 'events' ? 'ts' : (env.order[0] as string);
   // Int128: the offset from a first bucket in 1900 to an event in 2262 overflows Int64.

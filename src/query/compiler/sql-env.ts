@@ -19,6 +19,8 @@ export interface RawEnv {
   readonly ops: readonly RawColumnOp[];
   /** The catalog's types of the stored columns; absent: unknown, every variant is read (attrsValue). */
   readonly fieldTypes?: FieldTypes;
+  /** Rows carry this partition column (compileWindowedQuery): every later command works per partition. */
+  readonly partition?: string;
 }
 
 export interface TableColumn {
@@ -34,6 +36,8 @@ export interface TableEnv {
   readonly order: readonly string[];
   /** The rows are still events in time order (`table` after the filter): results may be sliced. */
   readonly fromEvents?: boolean;
+  /** Rows carry this partition column, first in `order`: every later command works per partition. */
+  readonly partition?: string;
 }
 
 export type SqlEnv = RawEnv | TableEnv;
