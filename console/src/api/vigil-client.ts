@@ -95,6 +95,11 @@ export class VigilClient {
     return (await this.call<{ detection_rule: DetectionRule }>('GET', `/v1/detection_rule/${enc(id)}`)).detection_rule;
   }
 
+  /** The stored rule as a rule file (YAML), printed by the server. */
+  ruleFile(id: string): Promise<string> {
+    return this.call('GET', `/v1/detection_rule/${enc(id)}/yaml`, { answer: 'text' });
+  }
+
   async setRuleState(id: string, state: RuleState | null): Promise<DetectionRule> {
     return (await this.call<{ detection_rule: DetectionRule }>('PUT', `/v1/detection_rule/${enc(id)}`, { body: { id, enabled_state_override: state }, tenantInBody: false }))
       .detection_rule;
@@ -191,14 +196,14 @@ export class VigilClient {
   private async call<T>(
     method: Method,
     path: string,
-    options: { params?: Params; body?: object; text?: string; tenant?: boolean; tenantInBody?: boolean } = {},
+    options: { params?: Params; body?: object; text?: string; tenant?: boolean; tenantInBody?: boolean; answer?: 'json' | 'text' } = {},
   ): Promise<T> {
     const scoped = options.tenant !== false && this.tenantId !== null;
     const params = new URLSearchParams();
     const inQuery = scoped && (method === 'GET' || method === 'DELETE' || options.text !== undefined || (options.body === undefined && method === 'POST'));
     if (inQuery && !path.includes('/query_progress/') && !path.includes('/cancel_query/')) params.set('tenant_id', this.tenantId!);
     for (const [name, value] of Object.entries(options.params ?? {})) if (value !== undefined && value !== null) params.set(name, String(value));
-    const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, accept: 'application/json' };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, accept: options.answer === 'text' ? 'application/yaml, text/plain' : 'application/json' };
     let body: string | undefined;
     if (options.text !== undefined) {
       headers['content-type'] = 'application/yaml';
@@ -212,7 +217,7 @@ export class VigilClient {
     const response = await this.fetchFn(query ? `${path}?${query}` : path, { method, headers, body, cache: 'no-store', credentials: 'omit' });
     if (!response.ok) throw await apiErrorOf(response);
     if (response.status === 204) return undefined as T;
-    return (await response.json()) as T;
+    return (options.answer === 'text' ? await response.text() : await response.json()) as T;
   }
 }
 

@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import type { DetectionRule, RuleState } from '../api/types.js';
 
 /** A rule's state as the scheduler sees it: the override, else the synced state, else Paused. */
@@ -17,25 +16,11 @@ const testsTemplate = `
 `;
 
 /**
- * The rule as a rule file (docs/rule-files.md): the fields a file holds, defaults left out,
- * multi-line text as literal blocks. Sinks are not part of it (a file names sink keys, which a
- * stored rule does not keep), so the text is for checking, testing and previewing.
+ * The text the rule page's editor starts from: the stored rule as the server prints it as a rule
+ * file (`GET /v1/detection_rule/{id}/yaml`), which holds no tests (a stored rule keeps none), so
+ * a commented example follows to fill in.
  */
-export function ruleFileText(rule: DetectionRule): string {
-  const file: Record<string, unknown> = {
-    name: rule.name,
-    description: rule.description,
-    enabled: shownState(rule),
-    severity: rule.severity,
-    query_text: rule.query_text,
-    time_range_s: rule.time_range_s,
-    run_frequency_s: rule.run_frequency_s,
-  };
-  if (rule.dedup_window_s !== null && rule.dedup_window_s !== undefined) file.dedup_window_s = rule.dedup_window_s;
-  if (!rule.debounce) file.debounce = false;
-  if (rule.alert_per_row) file.alert_per_row = true;
-  if (rule.sync_key) file.push_key = rule.sync_key;
-  if (rule.tags.length > 0) file.tags = [...rule.tags];
-  if (rule.alert_template) file.alert_template = rule.alert_template;
-  return stringify(file, { lineWidth: 0, blockQuote: 'literal' }) + testsTemplate;
+export function editableRuleFile(printed: string): string {
+  if (/^tests:/m.test(printed)) return printed;
+  return `${printed.endsWith('\n') ? printed : `${printed}\n`}${testsTemplate}`;
 }

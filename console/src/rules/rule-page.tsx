@@ -5,7 +5,7 @@ import { Link } from '../app/link.js';
 import { useSession } from '../app/session-context.js';
 import { YamlEditor } from '../editor/yaml-editor.js';
 import { RulePreviewPanel } from './rule-preview-panel.js';
-import { ruleFileText, shownState } from './rule-file-text.js';
+import { editableRuleFile, shownState } from './rule-file-text.js';
 import { RuleTestsPanel } from './rule-tests-panel.js';
 
 const states: readonly RuleState[] = ['Active', 'Staging', 'Paused'];
@@ -16,15 +16,17 @@ export function RulePage(props: { id: string }) {
   const [rule, setRule] = useState<DetectionRule | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [text, setText] = useState('');
+  const [stored, setStored] = useState('');
   const [diagnostics, setDiagnostics] = useState<readonly TextDiagnostic[]>([]);
   const [validation, setValidation] = useState<string | null>(null);
   const [stateError, setStateError] = useState<string | null>(null);
 
   useEffect(() => {
-    client.getRule(props.id).then(
-      (r) => {
+    Promise.all([client.getRule(props.id), client.ruleFile(props.id)]).then(
+      ([r, file]) => {
         setRule(r);
-        setText(ruleFileText(r));
+        setStored(editableRuleFile(file));
+        setText(editableRuleFile(file));
       },
       (e: unknown) => setError(e instanceof ApiError && e.status === 404 ? 'There is no such rule in this tenant.' : messageOf(e)),
     );
@@ -59,7 +61,7 @@ export function RulePage(props: { id: string }) {
           <div class="panel">
             <h2>File</h2>
             <p class="hint">
-              The rule as a rule file. Edit it here to check, test and preview changes; the stored rule changes through its file
+              The rule as a rule file, printed by the server. Edit it here to check, test and preview changes; the stored rule changes through its file
               {rule.detection_rule_sync_id ? ' in the synced repository' : ' (PUT /v1/detection_rule_yaml) or the rules API'}.
             </p>
             <YamlEditor value={text} onChange={setText} diagnostics={diagnostics} label="Rule file" />
@@ -67,7 +69,7 @@ export function RulePage(props: { id: string }) {
               <button type="button" onClick={validate}>
                 Validate
               </button>
-              <button type="button" class="secondary" onClick={() => (setText(ruleFileText(rule)), setDiagnostics([]), setValidation(null))}>
+              <button type="button" class="secondary" onClick={() => (setText(stored), setDiagnostics([]), setValidation(null))}>
                 Revert to the stored rule
               </button>
               {validation && (
@@ -119,7 +121,7 @@ export function RulePage(props: { id: string }) {
               <Link href={`/alerts?rule=${encodeURIComponent(rule.id)}`}>Alerts of this rule</Link>
             </p>
           </div>
-          <RulePreviewPanel ruleId={rule.id} text={text} storedText={ruleFileText(rule)} onDiagnostics={setDiagnostics} />
+          <RulePreviewPanel ruleId={rule.id} text={text} storedText={stored} onDiagnostics={setDiagnostics} />
         </div>
       </div>
     </section>
