@@ -41,6 +41,13 @@ module.exports = {
       from: { path: '^src/(api|cli|admin|search|ingest|detections)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(engine/chdb|store/sqlite)/' },
     },
+    {
+      name: 'console-only-through-the-api',
+      comment: 'the web console talks to the server only through the public /v1 API (its own client), never its code',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(src|test|bench)/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

@@ -4,6 +4,7 @@
  * stay under `<repo>/.bench/` (gitignored).
  */
 import { fileURLToPath } from 'node:url';
+import { runConsoleBench } from './console-bench.js';
 import { runDetectionsBench } from './detections-bench.js';
 import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
@@ -17,6 +18,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   query: runQueryBench,
   'fuzz-parser': runFuzzParser,
   detections: runDetectionsBench,
+  console: runConsoleBench,
   preview: runPreviewBench,
 };
 

@@ -1,5 +1,6 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ApiMetrics, buildApi } from './api/index.js';
 import type { VigilConfig } from './config/index.js';
@@ -35,6 +36,9 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       apiCompat: config.http.apiCompat,
       version: vigilVersion,
       metrics,
+      // Built by `npm run build` (the install's prepare step) beside the compiled server; the
+      // same path from src/ (tests run the sources) and from dist/.
+      consoleDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
       readiness: [
         { name: 'engine', check: () => engine!.ping() },
         { name: 'store', check: async () => void (await store.tenants.get('default')) },

@@ -21,6 +21,7 @@ import { registerRulePreviewRoutes } from './routes/rule-preview-routes.js';
 import { registerDetectionRuleRoutes } from './routes/detection-rule-routes.js';
 import { registerDetectionRuleYamlRoutes } from './routes/detection-rule-yaml-routes.js';
 import { registerEventSinkRoutes } from './routes/event-sink-routes.js';
+import { registerConsoleRoutes, type ConsolePageFallback } from './routes/console-routes.js';
 import { registerIndexRoutes } from './routes/index-routes.js';
 import { registerInfoRoutes } from './routes/info-routes.js';
 import { registerLookupTableRoutes } from './routes/lookup-table-routes.js';
@@ -46,6 +47,8 @@ export interface ApiOptions {
   readonly metrics?: ApiMetrics;
   /** Whose names responses use (config `api_compat`); default `vigil`. */
   readonly apiCompat?: ApiCompat;
+  /** The web console's built files, served at `/`; no console when absent. */
+  readonly consoleDir?: string;
 }
 
 /** Builds the HTTP API (not yet listening). Routes are testable in process with `app.inject`. */
@@ -85,7 +88,11 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler(handleError);
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
+  let consolePage: ConsolePageFallback = () => null;
   app.setNotFoundHandler(async (request, reply) => {
+    // A browser opening a console page (a link to /search?q=…) gets the console, which routes it.
+    const page = consolePage(request, reply);
+    if (page) return page;
     const path = request.url.split('?')[0] ?? '';
     const shown = path.length > 120 ? `${path.slice(0, 120)}…` : path; // never echo a long path whole
     // A path that exists under other methods (PATCH where PUT is meant) is 405, not an unknown route.
@@ -107,6 +114,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   registerHealthRoutes(app, options.readiness, metrics);
   registerSchemaRoutes(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  if (options.consoleDir) consolePage = registerConsoleRoutes(app, options.consoleDir);
 
   await app.register(async (v1) => {
     // onRequest, not preHandler: authentication comes before body parsing and schema validation.
