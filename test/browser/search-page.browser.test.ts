@@ -98,7 +98,8 @@ describe('the search page', () => {
     expect(await values.allTextContents()).toEqual([expect.stringMatching(/^200\s*\d+/), expect.stringMatching(/^404\s*\d+/), expect.stringMatching(/^500\s*\d+/)]);
     await status.getByRole('button', { name: 'Filter out status = 200' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('q')).toMatch(/ not status = 200$/);
-    expect(await finished(page)).not.toContain(`${inject('fixture').webEvents / 4} rows`);
+    // Polled: the status line shows the search before this one until this one starts.
+    await expect.poll(() => finished(page)).not.toContain(`${inject('fixture').webEvents / 4} rows`);
     await screenshot(page, 'fields');
   });
 
@@ -169,9 +170,12 @@ describe('the search page', () => {
   });
 
   it('cancels a long search in the engine', async () => {
+    const startOf = (text: string) => page.waitForResponse((r) => r.url().endsWith('/v1/start_query') && (r.request().postData() ?? '').includes(text));
+    const rerun = startOf('count( by path'); // the query of the test before, run again over bulk
     await page.getByRole('combobox', { name: 'Index' }).selectOption('bulk');
-    await finished(page, 'failed'); // the query of the test before, now over bulk
-    const started = page.waitForResponse((r) => r.url().endsWith('/v1/start_query'));
+    expect((await rerun).status()).toBe(400);
+    await finished(page, 'failed');
+    const started = startOf('*zzz*');
     await runQuery(page, "'*zzz*' or '*yyy*' or '*xxx*' or '*www*' | count");
     const { qr_id: qrId } = await (await started).json();
     const cancel = page.getByRole('button', { name: 'Cancel' });

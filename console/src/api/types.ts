@@ -126,7 +126,8 @@ export interface RuleTestResult {
 
 export interface RuleTestRun {
   readonly status: 'Passed' | 'TestsFailed';
-  readonly results: readonly RuleTestResult[];
+  /** Each test in the file, in order, with what it expected and what ran (`results` is the published CLI's name-to-outcome map). */
+  readonly tests: readonly RuleTestResult[];
 }
 
 export interface PreviewWindow {

@@ -30,16 +30,16 @@ export function RuleTestsPanel(props: { text: string; onDiagnostics: (d: readonl
         </button>
         {run && (
           <span role="status" class={`badge ${run.status}`}>
-            {run.status === 'Passed' ? (run.results.length === 0 ? 'No tests in the file' : 'All tests passed') : 'Tests failed'}
+            {run.status === 'Passed' ? (run.tests.length === 0 ? 'No tests in the file' : 'All tests passed') : 'Tests failed'}
           </span>
         )}
       </div>
       {request.error !== null && <p class="error" role="alert">{messageOf(request.error)}</p>}
-      {run && run.results.length > 0 && (
+      {run && run.tests.length > 0 && (
         <table class="data">
           <TableHead columns={['Test', 'Result', 'Expected detection', 'Detected']} />
           <tbody>
-            {run.results.map((r) => (
+            {run.tests.map((r) => (
               <tr key={r.name}>
                 <td>{r.name}</td>
                 <td>

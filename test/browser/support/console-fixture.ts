@@ -53,13 +53,20 @@ export async function seedConsoleFixture(options: { url: string; key: string; en
   const ingested = await api(`${url}/v1/ingest?tenant_id=default&index=web&create_index=true`, key, 'POST', `${lines.join('\n')}\n`, 'application/x-ndjson');
   if (ingested.ingested !== lines.length) throw new Error(`ingest: ${JSON.stringify(ingested)}`);
 
-  const bulk = await api(`${url}/v1/ingest?tenant_id=default&index=bulk&create_index=true`, key, 'POST', '{"seed":true}\n', 'application/x-ndjson');
-  if (bulk.ingested !== 1) throw new Error('bulk index');
+  // Two seed events through the API at the first and last time of the rows written below, so the
+  // index's recorded time span (which bounds every search) covers them.
+  const bulkStartMs = now - 3_600_000;
+  const seeds = [bulkStartMs, bulkStartMs + 3_000_000].map((t) => JSON.stringify({ seed: true, timestamp: new Date(t).toISOString() }));
+  const bulk = await api(`${url}/v1/ingest?tenant_id=default&index=bulk&create_index=true`, key, 'POST', `${seeds.join('\n')}\n`, 'application/x-ndjson');
+  if (bulk.ingested !== seeds.length) throw new Error('bulk index');
   const bulkIndex = (await api(`${url}/v1/index?tenant_id=default`, key, 'GET')).data.indexes.find((i: { name: string }) => i.name === 'bulk');
-  const start = BigInt(now - 3_600_000) * 1_000_000n;
+  // The engine keys events by the tenant's id, a UUID for the bootstrap tenant named `default`.
+  const me = await api(`${url}/v1/me`, key, 'GET');
+  const tenantId = me.tenants.find((t: { name: string }) => t.name === 'default').id as string;
+  const start = BigInt(bulkStartMs) * 1_000_000n;
   await engine.exec(
     `INSERT INTO logs (tenant, idx, ts, seq, source_type, ts_field, raw, search_text, attrs, null_paths) ` +
-      `SELECT 'default', '${bulkIndex.id}', fromUnixTimestamp64Nano(toInt64(${start} + number * 3000000)), number + 10, ` +
+      `SELECT '${tenantId}', '${bulkIndex.id}', fromUnixTimestamp64Nano(toInt64(${start} + number * 3000000)), number + 10, ` +
       `'custom:generic', '', '{}', concat('value ', toString(number), ' ', repeat('abcdefghij ', 60)), '{}', [] FROM numbers(1000000)`,
   );
 
