@@ -20,6 +20,7 @@ import type {
   TenantRecord,
 } from './records.js';
 import type { DetectionRuleChanges, PageOptions } from './repository-options.js';
+import type { IngestReceiptRepository } from './ingest-receipt-store.js';
 import type { SyncSourceRepository } from './sync-source-store.js';
 
 export type { DetectionRuleChanges, PageOptions } from './repository-options.js';
@@ -42,6 +43,7 @@ export interface Store {
   readonly detectionState: DetectionStateRepository;
   readonly alerts: AlertRepository;
   readonly syncSources: SyncSourceRepository;
+  readonly ingestReceipts: IngestReceiptRepository;
   close(): Promise<void>;
 }
 

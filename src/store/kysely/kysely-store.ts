@@ -13,6 +13,7 @@ import type {
   Store,
   TenantRepository,
 } from '../store.js';
+import type { IngestReceiptRepository } from '../ingest-receipt-store.js';
 import type { SyncSourceRepository } from '../sync-source-store.js';
 import type { StoreDatabase } from '../store-database.js';
 import { KyselyAlertRepository } from './kysely-alert-repository.js';
@@ -23,6 +24,7 @@ import { KyselyChatIntegrationRepository } from './kysely-chat-integration-repos
 import { KyselyDetectionRuleRepository } from './kysely-detection-rule-repository.js';
 import { KyselyEventSinkRepository } from './kysely-event-sink-repository.js';
 import { KyselyIndexRepository } from './kysely-index-repository.js';
+import { KyselyIngestReceiptRepository } from './kysely-ingest-receipt-repository.js';
 import { KyselySyncSourceRepository } from './kysely-sync-source-repository.js';
 import { KyselyTenantRepository } from './kysely-tenant-repository.js';
 import { StoreQueryRunner, type ViolationClassifier } from './store-query-runner.js';
@@ -50,6 +52,7 @@ export class KyselyStore implements Store {
   readonly detectionState: DetectionStateRepository;
   readonly alerts: AlertRepository;
   readonly syncSources: SyncSourceRepository;
+  readonly ingestReceipts: IngestReceiptRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -67,6 +70,7 @@ export class KyselyStore implements Store {
     this.detectionState = new KyselyDetectionStateRepository(db, runner);
     this.alerts = new KyselyAlertRepository(db, runner);
     this.syncSources = new KyselySyncSourceRepository(db, runner);
+    this.ingestReceipts = new KyselyIngestReceiptRepository(db, runner);
   }
 
   migrate(): Promise<void> {

@@ -21,6 +21,7 @@ const allTables = [
   'detection_rules',
   'event_sinks',
   'indexes',
+  'ingest_receipts',
   'sync_source_sink_keys',
   'sync_sources',
   'tenants',
