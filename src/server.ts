@@ -32,6 +32,11 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       logger,
       maxJsonBodyBytes: config.http.maxJsonBodyBytes,
       maxIngestBytes: config.http.maxIngestBytes,
+      shippers: {
+        maxBodyBytes: config.ingest.shipperMaxBodyBytes,
+        maxConcurrent: config.ingest.shipperMaxConcurrent,
+        maxConcurrentPerTenant: config.ingest.shipperMaxConcurrentPerTenant,
+      },
       version: vigilVersion,
       metrics,
       readiness: [

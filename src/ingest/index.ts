@@ -7,6 +7,6 @@ export * from './ingest-types.js';
 export { ingestStream, defaultBatchRows, defaultBatchBytes, defaultMaxReportedErrors, maxDocumentBytes } from './ingest-stream.js';
 export { flattenEvent, maxFlattenDepth, type FlatEvent, type FlatValue } from './flatten-event.js';
 export { addStoredColumns } from './build-event-row.js';
-export { parseJsonText } from './parse-json-text.js';
+export { isJsonObject, parseJsonText } from './parse-json-text.js';
 export { parseTimestamp } from './parse-timestamp.js';
 export { parseJsonLossless, type JsonParseResult } from './parse-json-lossless.js';

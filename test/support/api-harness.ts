@@ -38,6 +38,7 @@ export async function openApiHarness(options: { env?: Record<string, string>; cl
     logger,
     maxJsonBodyBytes: config.http.maxJsonBodyBytes,
     maxIngestBytes: config.http.maxIngestBytes,
+    shippers: { maxBodyBytes: config.ingest.shipperMaxBodyBytes, maxConcurrent: config.ingest.shipperMaxConcurrent, maxConcurrentPerTenant: config.ingest.shipperMaxConcurrentPerTenant },
     version: 'test',
     readiness: [],
   });
