@@ -14,8 +14,8 @@ export interface ShipperServer {
   readonly key: string;
   readonly tenant: string;
   createIndex(name: string, tenant?: string): Promise<void>;
-  /** Runs a blocking query over all time for the tenant; answers its rows' columns. */
-  query(query: string, tenant?: string): Promise<Record<string, unknown>[]>;
+  /** Runs a blocking query for the tenant (over all time, or [from, to)); answers its rows' columns. */
+  query(query: string, range?: { from: string; to: string }): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
@@ -33,9 +33,8 @@ export async function openShipperServer(options: { env?: Record<string, string>;
       await h.runtime.services.tenants.ensure(forTenant);
       await h.runtime.services.indexes.create(forTenant, { name }, cliActor);
     },
-    async query(query, forTenant = tenant) {
-      const admin = await h.keyFor(forTenant);
-      const r = await h.call('POST', '/v1/blocking_query', admin, { tenant_id: forTenant, query, start_time: '1900-01-01T00:00:00Z', end_time: '2262-01-01T00:00:00Z', max_rows: 10_000 });
+    async query(query, range = { from: '1900-01-01T00:00:00Z', to: '2262-01-01T00:00:00Z' }) {
+      const r = await h.call('POST', '/v1/blocking_query', key, { tenant_id: tenant, query, start_time: range.from, end_time: range.to, max_rows: 10_000 });
       if (r.status !== 200) throw new Error(`query ${query} answered ${r.status}: ${JSON.stringify(r.body)}`);
       return (r.body.results.rows as { columns: Record<string, unknown> }[]).map((row) => row.columns);
     },
