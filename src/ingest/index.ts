@@ -9,4 +9,5 @@ export { flattenEvent, maxFlattenDepth, type FlatEvent, type FlatValue } from '.
 export { addStoredColumns } from './build-event-row.js';
 export { isJsonObject, parseJsonText } from './parse-json-text.js';
 export { parseTimestamp } from './parse-timestamp.js';
+export { classifyFirstLine, isBlankLine, secondLineIsEvent, type FirstLineVerdict } from './detect-format.js';
 export { parseJsonLossless, type JsonParseResult } from './parse-json-lossless.js';
