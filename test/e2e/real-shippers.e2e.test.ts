@@ -1,8 +1,8 @@
 /**
  * Real shippers sending to Vigil's Elasticsearch endpoint on 127.0.0.1, with the configuration
  * docs/shippers.md gives. Each runs only where its binary is installed (Debian does not package
- * Fluent Bit, Vector or Filebeat, and CI installs nothing by hand); otherwise it is skipped and
- * the reason is printed.
+ * Fluent Bit, Vector or Filebeat; rsyslog's Elasticsearch output is `rsyslog-elasticsearch`; CI
+ * installs nothing by hand); otherwise it is skipped and the reason is printed.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,8 @@ import { openShipperServer, type ShipperServer } from '../support/shipper-server
 
 interface Shipper {
   readonly binary: string;
+  /** Where the binary comes from, for the skip message. */
+  readonly source: string;
   /** Config file name and text for a log file, the server's host:port, tenant and key. */
   readonly config: (logFile: string, host: string, port: string, key: string, dataDir: string) => { name: string; text: string };
   readonly args: (configPath: string, dataDir: string) => string[];
@@ -21,6 +23,7 @@ interface Shipper {
 const shippers: Readonly<Record<string, Shipper>> = {
   'fluent-bit': {
     binary: 'fluent-bit',
+    source: 'not packaged by Debian',
     config: (logFile, host, port, key) => ({
       name: 'fluent-bit.conf',
       text: `[SERVICE]\n    Flush 1\n[INPUT]\n    Name tail\n    Path ${logFile}\n    Read_from_Head true\n[OUTPUT]\n    Name es\n    Match *\n    Host ${host}\n    Port ${port}\n    Index shipped\n    HTTP_User acme\n    HTTP_Passwd ${key}\n    Suppress_Type_Name On\n`,
@@ -29,6 +32,7 @@ const shippers: Readonly<Record<string, Shipper>> = {
   },
   vector: {
     binary: 'vector',
+    source: 'not packaged by Debian',
     config: (logFile, host, port, key, dataDir) => ({
       name: 'vector.toml',
       text: `data_dir = "${dataDir}"\n[sources.app]\ntype = "file"\ninclude = ["${logFile}"]\nread_from = "beginning"\n[sinks.vigil]\ntype = "elasticsearch"\ninputs = ["app"]\nendpoints = ["http://${host}:${port}"]\napi_version = "v8"\nbulk.index = "shipped"\nauth.strategy = "basic"\nauth.user = "acme"\nauth.password = "${key}"\n`,
@@ -37,11 +41,29 @@ const shippers: Readonly<Record<string, Shipper>> = {
   },
   filebeat: {
     binary: 'filebeat',
+    source: 'not packaged by Debian',
     config: (logFile, host, port, key) => ({
       name: 'filebeat.yml',
       text: `filebeat.inputs:\n  - type: filestream\n    id: app\n    paths: ["${logFile}"]\noutput.elasticsearch:\n  hosts: ["http://${host}:${port}"]\n  username: acme\n  password: "${key}"\n  index: shipped\nsetup.template.enabled: false\nsetup.ilm.enabled: false\n`,
     }),
     args: (configPath, dataDir) => ['-e', '--strict.perms=false', '-c', configPath, '--path.data', dataDir],
+  },
+  // rsyslog's omelasticsearch (Debian: rsyslog-elasticsearch) sends `_bulk` in bulk mode.
+  rsyslog: {
+    binary: 'rsyslogd',
+    source: 'Debian packages rsyslog and rsyslog-elasticsearch',
+    config: (logFile, host, port, key, dataDir) => ({
+      name: 'rsyslog.conf',
+      text: [
+        `global(workDirectory="${dataDir}")`,
+        'module(load="imfile")',
+        'module(load="omelasticsearch")',
+        `input(type="imfile" File="${logFile}" Tag="app" freshStartTail="off")`,
+        'template(name="event" type="list" option.jsonf="on") { property(outname="message" name="msg" format="jsonf") }',
+        `action(type="omelasticsearch" server="${host}" serverport="${port}" searchIndex="shipped" template="event" bulkmode="on" uid="acme" pwd="${key}" usehttps="off")`,
+      ].join('\n') + '\n',
+    }),
+    args: (configPath, dataDir) => ['-n', '-f', configPath, '-i', join(dataDir, 'rsyslogd.pid')],
   },
 };
 
@@ -49,7 +71,7 @@ const installed = (binary: string): boolean => spawnSync('sh', ['-c', `command -
 
 for (const [name, shipper] of Object.entries(shippers)) {
   const present = installed(shipper.binary);
-  if (!present) console.info(`real shipper test for ${name} skipped: no ${shipper.binary} on PATH (not packaged by Debian; install it to run this test)`);
+  if (!present) console.info(`real shipper test for ${name} skipped: no ${shipper.binary} on PATH (${shipper.source}; install it to run this test)`);
   describe.skipIf(!present)(`${name} (skipped unless ${shipper.binary} is on PATH)`, () => {
     let s: ShipperServer;
     let dir: string;
