@@ -10,4 +10,4 @@ export { addStoredColumns } from './build-event-row.js';
 export { isJsonObject, parseJsonText } from './parse-json-text.js';
 export { parseTimestamp } from './parse-timestamp.js';
 export { classifyFirstLine, isBlankLine, secondLineIsEvent, type FirstLineVerdict } from './detect-format.js';
-export { parseJsonLossless, type JsonParseResult } from './parse-json-lossless.js';
+export { describeJsonFailure, parseJsonLossless, type JsonParseResult } from './parse-json-lossless.js';

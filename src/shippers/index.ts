@@ -17,6 +17,7 @@ export {
   type ElasticsearchError,
 } from './elasticsearch-answers.js';
 export { hecStatus, parseHecEvents, parseHecRaw, type HecDefaults, type HecRecord, type HecStatus } from './splunk-hec.js';
-export { decodeOtlpJson, decodeOtlpProtobuf, otlpIndexAttribute } from './otlp-logs.js';
+export { decodeOtlpJson, decodeOtlpProtobuf } from './otlp-logs.js';
+export { otlpIndexAttribute } from './otlp-log-event.js';
 export { exportLogsResponseType, statusType } from './otlp-logs-proto.js';
 export { decodeLokiJson, decodeLokiProtobuf, lokiIndexLabel, parseLabelSet } from './loki-push.js';

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseJsonText } from '../ingest/index.js';
 import { hecStatus, parseHecEvents, parseHecRaw } from './splunk-hec.js';
 
 const lines = (text: string) => parseHecEvents(text, { index: 'main' }).map((r) => r.record.line ?? r.record.error);
@@ -18,8 +20,25 @@ describe('parseHecEvents', () => {
     expect(record?.record).toEqual({ index: 'di', line: '{"host":"dh","source":"ds","sourcetype":"dt","message":"x"}' });
   });
 
-  it('keeps integers beyond 2^53 as their digits', () => {
-    expect(lines('{"event":{"id":12345678901234567890}}')).toEqual(['{"id":"12345678901234567890"}']);
+  it('keeps integers beyond 2^53 as their digits (ingest then stores them as text)', () => {
+    expect(lines('{"event":{"id":12345678901234567890}}')).toEqual(['{"id":12345678901234567890}']);
+    expect(lines('{"event":{"id":12345678901234567890},"fields":{}}')).toEqual(['{"id":"12345678901234567890"}']);
+  });
+
+  it('stores the same event whether its text is spliced or parsed and written again', () => {
+    const key = fc.constantFrom('time', 'host', 'a', 'b.c', 'msg', 'sourcetype', 'x y', 'é');
+    const value = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    const event = fc.oneof(fc.dictionary(key, fc.oneof(value, fc.dictionary(key, value)), { minKeys: 1 }), fc.string({ minLength: 1, maxLength: 10 }));
+    const envelope = fc.record({ event, time: fc.option(fc.integer({ min: 1, max: 2e9 }), { nil: undefined }), host: fc.option(fc.string({ maxLength: 5 }), { nil: undefined }) }, { requiredKeys: ['event'] });
+    fc.assert(
+      fc.property(envelope, (e) => {
+        const spliced = parseHecEvents(JSON.stringify(e), {})[0]?.record.line;
+        const parsed = parseHecEvents(JSON.stringify({ ...e, fields: {} }), {})[0]?.record.line;
+        // as ingest reads each line (digits beyond 2^53 as text either way)
+        expect(parseJsonText(spliced ?? 'null')).toEqual(parseJsonText(parsed ?? 'null'));
+      }),
+      { seed: 11, numRuns: 300 },
+    );
   });
 
   it('names each invalid event with HEC\'s status, and resumes at the next line after a broken one', () => {
