@@ -4,7 +4,7 @@ import { decodeLokiJson, decodeLokiProtobuf } from '../../shippers/index.js';
 import { actorOf } from '../auth.js';
 import { authenticateShipper, credentialOf, shipperTenantOf } from './shipper-auth.js';
 import { readShipperBody } from './shipper-body.js';
-import { recordShipperIngest, registerShipperScope, type ShipperFailure, type ShipperRouteDeps } from './shipper-scope.js';
+import { recordShipperIngest, registerShipperScope, requestIndex, throwIfAnyFailed, type ShipperFailure, type ShipperRouteDeps } from './shipper-scope.js';
 
 const protocol = 'loki';
 /** Where entries go when neither their stream nor the request name an index. */
@@ -39,12 +39,10 @@ export function registerLokiRoutes(app: FastifyInstance, deps: ShipperRouteDeps)
         if (!protobuf && type !== 'application/json') throw new UnsupportedMediaTypeError(`unsupported Content-Type ${JSON.stringify(type)}: send application/json or application/x-protobuf (snappy)`);
         const body = await readShipperBody(request, deps.maxBodyBytes, { snappy: protobuf });
         const records = protobuf ? decodeLokiProtobuf(body) : decodeLokiJson(body.toString('utf8'));
-        const header = request.headers['x-vigil-index'];
-        const defaultIndex = (typeof header === 'string' && header !== '' ? header : undefined) ?? (request.query as LokiQuery).index ?? defaultLokiIndex;
+        const defaultIndex = requestIndex(request, defaultLokiIndex);
         const result = await deps.ingest.run({ tenantId: shipperTenantOf(request), records, defaultIndex, timestampField: '@timestamp', actor: actorOf(request) });
         recordShipperIngest(deps, protocol, result);
-        const failed = result.outcomes.find((o) => o.kind === 'failed');
-        if (failed !== undefined) throw failed.cause instanceof Error ? failed.cause : new Error(failed.error);
+        throwIfAnyFailed(result);
         const problems = result.outcomes.flatMap((o, at) => (o.kind === 'invalid' || o.kind === 'no_index' ? [`entry ${at}: ${o.error}`] : []));
         if (problems.length === 0) return reply.status(204).send();
         const shown = problems.slice(0, 10).join('\n');

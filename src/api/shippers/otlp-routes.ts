@@ -4,7 +4,7 @@ import { decodeOtlpJson, decodeOtlpProtobuf, exportLogsResponseType, statusType 
 import { actorOf } from '../auth.js';
 import { authenticateShipper, credentialOf, shipperTenantOf } from './shipper-auth.js';
 import { readShipperBody } from './shipper-body.js';
-import { recordShipperIngest, registerShipperScope, type ShipperFailure, type ShipperRouteDeps } from './shipper-scope.js';
+import { recordShipperIngest, registerShipperScope, requestIndex, throwIfAnyFailed, type ShipperFailure, type ShipperRouteDeps } from './shipper-scope.js';
 
 const protocol = 'otlp';
 /** Where log records go when neither they, their resource nor the request name an index. */
@@ -37,13 +37,10 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: ShipperRouteDeps)
         const encoding = encodingOf(request);
         const body = await readShipperBody(request, deps.maxBodyBytes);
         const records = encoding === 'protobuf' ? decodeOtlpProtobuf(body) : decodeOtlpJson(body.toString('utf8'));
-        const header = request.headers['x-vigil-index'];
-        const query = request.query as OtlpQuery;
-        const defaultIndex = (typeof header === 'string' && header !== '' ? header : undefined) ?? query.index ?? defaultOtlpIndex;
+        const defaultIndex = requestIndex(request, defaultOtlpIndex);
         const result = await deps.ingest.run({ tenantId: shipperTenantOf(request), records, defaultIndex, timestampField: '@timestamp', actor: actorOf(request) });
         recordShipperIngest(deps, protocol, result);
-        const failed = result.outcomes.find((o) => o.kind === 'failed');
-        if (failed !== undefined) throw failed.cause instanceof Error ? failed.cause : new Error(failed.error);
+        throwIfAnyFailed(result);
         const problems = result.outcomes.flatMap((o) => (o.kind === 'invalid' || o.kind === 'no_index' ? [o.error] : []));
         const partial = problems.length === 0 ? {} : { partialSuccess: { rejectedLogRecords: problems.length, errorMessage: describeProblems(problems) } };
         if (encoding === 'json') return reply.type('application/json').send(partial.partialSuccess ? { partialSuccess: { rejectedLogRecords: String(problems.length), errorMessage: partial.partialSuccess.errorMessage } } : {});

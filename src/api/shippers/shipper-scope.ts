@@ -86,3 +86,17 @@ export function registerShipperScope(
 export function recordShipperIngest(deps: ShipperRouteDeps, protocol: string, result: ShipperIngestResult): void {
   deps.metrics.recordIngest(protocol, result);
 }
+
+/** The index a request names for records that name none: `X-Vigil-Index`, else `?index=`, else the protocol's default. */
+export function requestIndex(request: FastifyRequest, fallback: string): string {
+  const header = request.headers['x-vigil-index'];
+  if (typeof header === 'string' && header !== '') return header;
+  const query = (request.query as { index?: unknown }).index;
+  return typeof query === 'string' && query !== '' ? query : fallback;
+}
+
+/** Throws the failure of a record that could not be written now, so the whole request is retried. */
+export function throwIfAnyFailed(result: ShipperIngestResult): void {
+  const failed = result.outcomes.find((o) => o.kind === 'failed');
+  if (failed !== undefined && failed.kind === 'failed') throw failed.cause instanceof Error ? failed.cause : new Error(failed.error);
+}
