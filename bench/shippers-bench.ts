@@ -99,6 +99,9 @@ export async function runShippersBench(repoDir: string, argv: readonly string[])
     await checkStored(server.url, key, lines.length);
     log(`load average after: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
     return report(totals, log);
+  } catch (error) {
+    log(`the server's log ends with:\n${readFileSync(join(dataDir, 'server.log'), 'utf8').split('\n').slice(-30).join('\n')}`);
+    throw error;
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -111,7 +114,13 @@ async function sendAll(url: string, key: string, bodies: readonly ReturnType<typ
     while (next < bodies.length) {
       const request = bodies[next++]!;
       const auth = request.path.startsWith('/services/') ? `Splunk ${key}` : `Bearer ${key}`;
-      const response = await fetch(`${url}${request.path}`, { method: 'POST', headers: { authorization: auth, ...request.headers }, body: request.body });
+      const send = () => fetch(`${url}${request.path}`, { method: 'POST', headers: { authorization: auth, ...request.headers }, body: request.body });
+      // A kept-alive connection the server closed while bodies were being encoded resets the
+      // next request before it is read: send it again (the final count catches any duplicate).
+      const response = await send().catch((error: unknown) => {
+        if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+        return send();
+      });
       const text = await response.text();
       if (response.status >= 300 && response.status !== 204) throw new Error(`${request.path} answered ${response.status}: ${text.slice(0, 300)}`);
       if (/"errors":true|"rejected":[1-9]|partialSuccess/.test(text.slice(0, 200))) throw new Error(`${request.path} refused some events: ${text.slice(0, 300)}`);
