@@ -81,7 +81,8 @@ function anyValue(value: unknown): unknown {
   if (value === null || value === undefined) return {};
   if (typeof value === 'string') return { stringValue: value };
   if (typeof value === 'boolean') return { boolValue: value };
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? { intValue: String(value) } : { doubleValue: value };
+  // 64-bit integers as strings, as OTLP/JSON writes them (Windows' Keywords is -2^63, exact as a double)
+  if (typeof value === 'number') return Number.isInteger(value) ? { intValue: BigInt(value).toString() } : { doubleValue: value };
   if (Array.isArray(value)) return { arrayValue: { values: value.map(anyValue) } };
   return { kvlistValue: { values: Object.entries(value as object).map(([k, v]) => kv(k, v)) } };
 }

@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/index.js';
-import { describeJsonFailure, parseJsonText } from '../ingest/index.js';
+import { describeJsonFailure, parseJsonText, type JsonParseResult } from '../ingest/index.js';
 import { AttributesWriter, bytesText, doubleText, logRecordEvent, numberText, objectText, stringText, type AttributesText, type LogRecordParts } from './otlp-log-event.js';
 import type { ShipperRecord } from './shipper-record.js';
 
@@ -12,8 +12,9 @@ export { decodeOtlpProtobuf } from './otlp-protobuf-logs.js';
  * object is refused as a whole.
  */
 export function decodeOtlpJson(text: string): ShipperRecord[] {
-  // Read exactly: an intValue written as a number beyond 2^53 keeps its digits.
-  const parsed = parseJsonText(text);
+  // OTLP/JSON writes 64-bit integers as strings; a sender that writes one beyond 2^53 as a number
+  // gets the exact (slower) parser, which keeps its digits.
+  const parsed = unquotedLongNumber.test(text) ? parseJsonText(text) : parseFast(text);
   if (!parsed.ok) throw new ValidationError(`invalid JSON: ${describeJsonFailure(parsed)}`);
   const message = parsed.value;
   if (!isObject(message)) throw new ValidationError('an OTLP logs request must be a JSON object');
@@ -41,6 +42,18 @@ export function decodeOtlpJson(text: string): ShipperRecord[] {
     }
   }
   return out;
+}
+
+/** 16 digits or more right after `:`, `[` or `,`: possibly an integer beyond 2^53 written as a number. */
+const unquotedLongNumber = /[:[,]\s*-?\d{16}/;
+
+/** `JSON.parse`, with the exact parser explaining a failure. */
+function parseFast(text: string): JsonParseResult {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return parseJsonText(text);
+  }
 }
 
 function partsOf(log: Record<string, unknown>): LogRecordParts {
