@@ -2,8 +2,10 @@ import protobuf from 'protobufjs';
 
 /**
  * The messages of OTLP/HTTP logs (`opentelemetry.proto.collector.logs.v1`), written from the
- * OTLP specification's field numbers and types: only what a logs export carries. Unknown fields
- * (newer additions) are skipped by the decoder, as protobuf requires.
+ * OTLP specification's field numbers and types: only what a logs export carries. The answers
+ * (`ExportLogsServiceResponse`, `Status`) are encoded with these; requests are read straight
+ * from the wire by otlp-protobuf-logs.ts (same field numbers), and the request type encodes
+ * requests for tests and the bench.
  */
 const otlpLogsSchema = `
 syntax = "proto3";
