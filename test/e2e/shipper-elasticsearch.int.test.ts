@@ -11,7 +11,7 @@ let s: ShipperServer;
 let client: Client;
 
 beforeAll(async () => {
-  s = await openShipperServer({ env: { VIGIL_INGEST_BATCH_ROWS: '100' } });
+  s = await openShipperServer({ env: { VIGIL_INGEST_BATCH_ROWS: '100', VIGIL_MAX_SHIPPER_BODY_BYTES: '200000' } });
   await s.createIndex('web');
   await s.createIndex('audit');
   client = new Client({ node: s.url, auth: { apiKey: Buffer.from(`acme:${s.key}`).toString('base64') } });
@@ -117,6 +117,24 @@ describe('_bulk over plain HTTP', () => {
     const other = await post('/_bulk?tenant_id=globex', '{"index":{"_index":"audit"}}\n{}\n');
     expect(other.status).toBe(403);
     expect(await other.json()).toMatchObject({ status: 403, error: { type: 'security_exception' } });
+  });
+
+  it('answers 413 in the Elasticsearch shape past the body limit, with or without a length, storing nothing', async () => {
+    const before = (await s.query('@index = audit | count'))[0]?.['@q.count'];
+    const big = '{"index":{"_index":"audit"}}\n{"k":"too big","pad":"' + 'x'.repeat(1000) + '"}\n';
+    const body = big.repeat(250); // about 260 KB
+    const declared = await post('/_bulk', body);
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ status: 413, error: { reason: expect.stringMatching(/exceeds 200000 bytes/) } });
+    const chunks = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 250; i++) controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(`${s.url}/_bulk`, { method: 'POST', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/x-ndjson' }, body: chunks, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await s.query('@index = audit | count')).toEqual([{ '@q.count': before }]);
   });
 
   it('answers the setup probes of Beats and Logstash harmlessly', async () => {

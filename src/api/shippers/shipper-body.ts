@@ -59,19 +59,36 @@ function unsnappy(body: Buffer, maxBytes: number): Buffer {
   }
 }
 
-async function readAll(body: Readable | Buffer | undefined, maxBytes: number): Promise<Buffer> {
-  if (body === undefined) return Buffer.alloc(0);
-  if (Buffer.isBuffer(body)) return body;
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += buffer.length;
-    if (total > maxBytes) {
-      body.destroy();
-      throw new PayloadTooLargeError(`request body exceeds ${maxBytes} bytes`);
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks, total);
+/**
+ * The whole body, or PayloadTooLargeError past `maxBytes`. The rest of an oversized body is read
+ * and dropped (up to ten times the limit, then the connection is cut), so the 413 reaches the
+ * client and its connection stays usable.
+ */
+function readAll(body: Readable | Buffer | undefined, maxBytes: number): Promise<Buffer> {
+  if (body === undefined) return Promise.resolve(Buffer.alloc(0));
+  if (Buffer.isBuffer(body)) return Promise.resolve(body);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let overflow = false;
+    body.on('data', (chunk: Buffer | string) => {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      total += buffer.length;
+      if (overflow) {
+        if (total > 10 * maxBytes) body.destroy();
+        return;
+      }
+      if (total > maxBytes) {
+        overflow = true;
+        chunks.length = 0;
+        reject(new PayloadTooLargeError(`request body exceeds ${maxBytes} bytes`));
+        return;
+      }
+      chunks.push(buffer);
+    });
+    body.on('end', () => {
+      if (!overflow) resolve(Buffer.concat(chunks, total));
+    });
+    body.on('error', reject);
+  });
 }
