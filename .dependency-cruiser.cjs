@@ -25,7 +25,9 @@ module.exports = {
     // query analyzer, templates, sink arguments) live in detections, the rule model's home.
     layer('admin', ['core', 'engine', 'store', 'ingest', 'search', 'detections']),
     layer('detections', ['core', 'query', 'store', 'sinks']),
-    layer('api', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine']),
+    // the shipper protocols decode onto the one ingest service (admin) with ingest's JSON reader.
+    layer('shippers', ['core', 'ingest', 'admin']),
+    layer('api', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'shippers']),
     layer('cli', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),
     {
       name: 'only-through-the-door',
@@ -38,7 +40,7 @@ module.exports = {
       name: 'concrete-adapters-only-in-roots',
       comment: 'only server.ts, bin.ts and tests name the chdb and sqlite adapters',
       severity: 'error',
-      from: { path: '^src/(api|cli|admin|search|ingest|detections)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^src/(api|cli|admin|search|ingest|detections|shippers)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(engine/chdb|store/sqlite)/' },
     },
     {

@@ -10,6 +10,7 @@ import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
 import { runPreviewBench } from './preview-bench.js';
 import { runQueryBench } from './query-bench.js';
+import { runShippersBench } from './shippers-bench.js';
 
 type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 
@@ -20,6 +21,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   detections: runDetectionsBench,
   console: runConsoleBench,
   preview: runPreviewBench,
+  shippers: runShippersBench,
 };
 
 const repoDir = fileURLToPath(new URL('..', import.meta.url));

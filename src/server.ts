@@ -34,6 +34,11 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       maxJsonBodyBytes: config.http.maxJsonBodyBytes,
       maxIngestBytes: config.http.maxIngestBytes,
       apiCompat: config.http.apiCompat,
+      shippers: {
+        maxBodyBytes: config.ingest.shipperMaxBodyBytes,
+        maxConcurrent: config.ingest.shipperMaxConcurrent,
+        maxConcurrentPerTenant: config.ingest.shipperMaxConcurrentPerTenant,
+      },
       version: vigilVersion,
       metrics,
       // Built by `npm run build` (the install's prepare step) beside the compiled server; the

@@ -7,7 +7,8 @@ import { checkDisplayName, checkTenantId } from './names.js';
 import type { TenantService } from './tenant-service.js';
 
 /** Keys look like `vgl_` + 32 base64url characters: 192 random bits. */
-const keyPrefix = 'vgl_';
+export const apiKeyPrefix = 'vgl_';
+const keyPrefix = apiKeyPrefix;
 /** The tenant list of an admin key: every tenant. */
 export const allTenants = '*';
 

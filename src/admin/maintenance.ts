@@ -78,6 +78,7 @@ export class Maintenance {
     const deleted = await this.store.indexes.listDeleted();
     for (const index of deleted) {
       await this.engine.deleteIndexEvents(index.tenantId, index.id);
+      await this.store.ingestReceipts.deleteForIndex(index.tenantId, index.id);
       await this.store.indexes.purge(index.id);
       this.logger.info({ tenant: index.tenantId, index: index.id }, 'purged events of deleted index');
     }

@@ -30,6 +30,7 @@ import { registerQueryRoutes } from './routes/query-routes.js';
 import { registerRepositorySyncRoutes } from './routes/repository-sync-routes.js';
 import { registerSchemaRoutes } from './routes/schema-routes.js';
 import { registerSyncSourceRoutes } from './routes/sync-source-routes.js';
+import { defaultShipperSettings, registerShipperRoutes, type ShipperSettings } from './shippers/register-shipper-routes.js';
 import { AlertObject } from './alert-schemas.js';
 import { DetectionRuleObject, EventSinkObject } from './detection-schemas.js';
 import { ErrorBody, IndexObject } from './schemas.js';
@@ -49,6 +50,8 @@ export interface ApiOptions {
   readonly apiCompat?: ApiCompat;
   /** The web console's built files, served at `/`; no console when absent. */
   readonly consoleDir?: string;
+  /** Body and concurrency limits of the shipper protocols (defaults when absent). */
+  readonly shippers?: ShipperSettings;
 }
 
 /** Builds the HTTP API (not yet listening). Routes are testable in process with `app.inject`. */
@@ -115,6 +118,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   registerSchemaRoutes(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (options.consoleDir) consolePage = registerConsoleRoutes(app, options.consoleDir);
+  // Shipper protocols live outside /v1's hook: each takes its shippers' own credentials.
+  if (options.services.ingest) registerShipperRoutes(app, options.services.keys, options.services.ingest, metrics, options.shippers ?? defaultShipperSettings);
 
   await app.register(async (v1) => {
     // onRequest, not preHandler: authentication comes before body parsing and schema validation.

@@ -19,13 +19,20 @@ export class ApiMetrics {
   });
   readonly ingestEvents = new Counter({
     name: 'vigil_ingest_events_total',
-    help: 'Events received for ingestion, by result (ingested or rejected)',
-    labelNames: ['result'] as const,
+    help: 'Events received for ingestion, by protocol (ndjson, elasticsearch, splunk_hec, otlp, loki) and result (ingested, rejected, without_time: ingested with the ingest time)',
+    labelNames: ['protocol', 'result'] as const,
     registers: [this.registry],
   });
   readonly ingestBytes = new Counter({
     name: 'vigil_ingest_bytes_total',
-    help: 'Decoded bytes received for ingestion',
+    help: 'Decoded bytes received for ingestion, by protocol',
+    labelNames: ['protocol'] as const,
+    registers: [this.registry],
+  });
+  readonly ingestRequests = new Counter({
+    name: 'vigil_ingest_requests_total',
+    help: 'Ingest requests by protocol and HTTP status',
+    labelNames: ['protocol', 'status'] as const,
     registers: [this.registry],
   });
   readonly ruleRuns = new Counter({
@@ -70,6 +77,14 @@ export class ApiMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  /** Counts one ingestion's events and bytes under its protocol. */
+  recordIngest(protocol: string, counts: { readonly ingested: number; readonly rejected: number; readonly withoutTime: number; readonly bytes: number }): void {
+    this.ingestEvents.inc({ protocol, result: 'ingested' }, counts.ingested);
+    this.ingestEvents.inc({ protocol, result: 'rejected' }, counts.rejected);
+    this.ingestEvents.inc({ protocol, result: 'without_time' }, counts.withoutTime);
+    this.ingestBytes.inc({ protocol }, counts.bytes);
+  }
+
   private outboxDepthSource: (() => Promise<number>) | null = null;
   readonly outboxDepth = new Gauge({
     name: 'vigil_alert_outbox_depth',

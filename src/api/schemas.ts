@@ -71,7 +71,15 @@ export const IngestQuery = Type.Object(
     index: Type.String({ minLength: 1, maxLength: 200, description: 'Index name or id' }),
     source_type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: '@svc.source_type of these events' })),
     create_index: Type.Optional(Type.Boolean({ default: false, description: 'Create the index when it does not exist' })),
-    format: Type.Optional(Type.Union([Type.Literal('ndjson'), Type.Literal('auto')], { default: 'ndjson', description: 'auto also takes JSON arrays, CloudTrail Records files and plain text lines' })),
+    format: Type.Optional(
+      Type.Union([Type.Literal('ndjson'), Type.Literal('auto'), Type.Literal('text')], {
+        default: 'ndjson',
+        description: 'auto also takes JSON arrays, CloudTrail Records files and plain text lines; text reads every line as {"message": line}',
+      }),
+    ),
+    ingest_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Makes the request safe to repeat: a repeat of a finished ingestion writes nothing and answers as it did' }),
+    ),
     timestamp_field: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Field tried first for the event time' })),
   },
   { additionalProperties: false },
@@ -81,12 +89,14 @@ export type IngestQuery = Static<typeof IngestQuery>;
 export const IngestResponse = Type.Object({
   ingested: Type.Integer(),
   rejected: Type.Integer(),
+  events_without_time: Type.Integer({ description: 'Ingested events stamped with the ingest time: none of the timestamp fields gave a time' }),
   errors: Type.Array(Type.Object({ line: Type.Integer(), error: Type.String() }), { description: 'The first 100 rejected lines' }),
   format: Type.Union([Type.Literal('ndjson'), Type.Literal('cloudtrail'), Type.Literal('json-array'), Type.Literal('json-document'), Type.Literal('text')], {
     description: 'The reader that was used',
   }),
   gzip: Type.Boolean({ description: 'Whether the body was gzip' }),
   bytes: Type.Integer({ description: 'Input bytes read, counted after decompression (what the size limit counts)' }),
+  duplicate: Type.Boolean({ description: 'True when ingest_id named an ingestion already done: nothing was written, the counts are those of that ingestion' }),
 });
 
 export const errorResponses = {

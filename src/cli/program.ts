@@ -54,6 +54,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--create-index', 'create the index if it does not exist')
     .option('--source-type <type>', '@svc.source_type of these events, e.g. aws:cloudtrail')
     .option('--timestamp-field <field>', 'field tried first for the event time')
+    .option('--reingest', 'write again the pieces of the files an earlier run already ingested (they are skipped otherwise)')
     .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress bar')

@@ -28,6 +28,7 @@ export const configFileKeys: readonly string[] = [
   'detection_settle_delay_s', 'detection_catch_up_horizon_s', 'detection_max_concurrent_runs', 'detection_window_batch_size',
   'detection_rule_timeout_s', 'detection_max_rows', 'delivery_concurrency', 'delivery_per_sink_concurrency',
   'delivery_timeout_s', 'delivery_give_up_s', 'chat_api_url', 'pager_api_url', 'api_compat',
+  'max_shipper_body_bytes', 'shipper_max_concurrent', 'shipper_max_concurrent_per_tenant',
 ];
 
 /**
@@ -66,6 +67,9 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     ingest: {
       batchRows: pick(undefined, intFromEnv(env, 'VIGIL_INGEST_BATCH_ROWS', problems), int(file, 'ingest_batch_rows', problems), 50_000),
       batchBytes: pick(undefined, intFromEnv(env, 'VIGIL_INGEST_BATCH_BYTES', problems), int(file, 'ingest_batch_bytes', problems), 64 * 1024 * 1024),
+      shipperMaxBodyBytes: setting('max_shipper_body_bytes', 32 * 1024 * 1024),
+      shipperMaxConcurrent: setting('shipper_max_concurrent', 8),
+      shipperMaxConcurrentPerTenant: setting('shipper_max_concurrent_per_tenant', 4),
     },
     query: {
       maxExecutionTimeS: pick(undefined, intFromEnv(env, 'VIGIL_QUERY_MAX_EXECUTION_TIME_S', problems), int(file, 'query_max_execution_time_s', problems), 300),
@@ -101,6 +105,9 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     ['max_ingest_bytes', config.http.maxIngestBytes],
     ['ingest_batch_rows', config.ingest.batchRows],
     ['ingest_batch_bytes', config.ingest.batchBytes],
+    ['max_shipper_body_bytes', config.ingest.shipperMaxBodyBytes],
+    ['shipper_max_concurrent', config.ingest.shipperMaxConcurrent],
+    ['shipper_max_concurrent_per_tenant', config.ingest.shipperMaxConcurrentPerTenant],
     ['engine_pool_size', poolSize],
     ['blocking_query_timeout_s', config.query.blockingTimeoutS],
     ['query_result_ttl_s', config.query.resultTtlS],

@@ -77,6 +77,11 @@ export interface IngestConfig {
   readonly batchRows: number;
   /** Encoded bytes per engine insert. */
   readonly batchBytes: number;
+  /** Largest body of a shipper protocol request (Elasticsearch, HEC, OTLP, Loki), as sent and decoded. */
+  readonly shipperMaxBodyBytes: number;
+  /** Shipper requests being written at once, in all and per tenant (each protocol's 429 beyond). */
+  readonly shipperMaxConcurrent: number;
+  readonly shipperMaxConcurrentPerTenant: number;
 }
 
 export interface QueryLimitsConfig {

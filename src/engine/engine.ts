@@ -38,6 +38,12 @@ export interface TimeSpan {
   readonly maxTsNs: bigint;
 }
 
+/** `count` consecutive event sequence numbers from `first` (one batch of an ingestion). */
+export interface SequenceRange {
+  readonly first: bigint;
+  readonly count: number;
+}
+
 /** One index of one tenant. */
 export interface TenantIndex {
   readonly tenant: string;
@@ -189,6 +195,12 @@ export interface Engine {
    * time extents, so cheap): finds the scratch tenants a crash left behind.
    */
   indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]>;
+  /**
+   * Deletes the events of an index whose sequence numbers fall in the ranges: the batches of an
+   * ingestion that stopped part-way, before it is done again (docs/ingest.md, "Ingest ids").
+   * Writes no mutation when none of them is stored.
+   */
+  deleteEventsBySequence(tenant: string, indexId: string, ranges: readonly SequenceRange[]): Promise<void>;
   /** Deletes the events of an index older than the cutoff (retention). */
   deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void>;
   /**

@@ -12,6 +12,7 @@ import type {
   FieldInfo,
   IndexStorageStats,
   RunningQuery,
+  SequenceRange,
   TenantIndex,
   TimeSpan,
 } from './engine.js';
@@ -123,6 +124,11 @@ export abstract class TableBackedEngine implements Engine {
 
   indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]> {
     return this.tables.indexesWithEvents(tenantPrefix);
+  }
+
+  deleteEventsBySequence(tenant: string, indexId: string, ranges: readonly SequenceRange[]): Promise<void> {
+    // The written time span may stay wider than the events left: spans may always be wider.
+    return this.tables.deleteEventsBySequence(tenant, indexId, ranges);
   }
 
   async deleteEventsBefore(tenant: string, indexId: string, cutoffNs: bigint): Promise<void> {

@@ -1,5 +1,5 @@
 import { EngineError, type Logger } from '../core/index.js';
-import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
+import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, SequenceRange, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
 import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
 import { catalogDaysExact } from './catalog-days.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
@@ -156,6 +156,21 @@ GROUP BY c.idx`,
     await this.runner.exec(`DELETE FROM field_catalog WHERE ${where}`);
     await this.runner.exec(`DELETE FROM event_minutes WHERE ${where}`);
     await this.runner.exec(`DELETE FROM time_extents WHERE ${where}`);
+  }
+
+  /**
+   * Deletes an index's events in the sequence ranges. The catalog and minute counts keep them:
+   * both may only be a superset (they size and expand searches, they never answer them).
+   */
+  async deleteEventsBySequence(tenant: string, indexId: string, ranges: readonly SequenceRange[]): Promise<void> {
+    if (ranges.length === 0) return;
+    const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)} AND (${ranges
+      .map((r) => `seq BETWEEN ${r.first.toString()} AND ${(r.first + BigInt(Math.max(r.count, 1)) - 1n).toString()}`)
+      .join(' OR ')})`;
+    // As for retention: a DELETE matching nothing is still a mutation, so probe first.
+    const found = await this.runner.query<{ n: string }>(`SELECT count() AS n FROM (SELECT 1 FROM logs WHERE ${where} LIMIT 1)`);
+    if (Number(found.rows[0]?.n ?? 0) === 0) return;
+    await this.runner.exec(`DELETE FROM logs WHERE ${where}`);
   }
 
   /**

@@ -30,6 +30,8 @@ const rowOverheadBytes = 160;
 export class BatchWriter {
   /** Rows the engine confirmed written. */
   ingested = 0;
+  /** Of those, rows stamped with the ingest time (no timestamp field gave one). */
+  withoutTime = 0;
   /** Input line of the last row of the last batch written: every line up to it is done. */
   writtenThroughLine = 0;
   private rows: PendingRow[] = [];
@@ -117,6 +119,7 @@ export class BatchWriter {
     try {
       const result = await this.deps.engine.insertEvents({ rows: [...encoded], extents: [{ tenant, indexId, minTsNs, maxTsNs }] });
       this.ingested += result.rows;
+      for (const r of rows) if (r.tsField === '') this.withoutTime++;
     } catch (error) {
       if (!isRowDataError(error)) throw error;
       if (rows.length === 1) return this.onRefused(lineNos[0] ?? 0, `the engine refused the event: ${firstLineOf(error)}`);

@@ -21,7 +21,8 @@ describe('ingestStream', () => {
       const lines = ['{"@timestamp":"2020-06-10T02:50:56.537Z","EventID":1}', '{ "msg" : "spaced"  }'];
       const text = lines.join('\n') + '\n';
       const { summary, rows } = await ingest(text);
-      expect(summary).toEqual({ ingested: 2, rejected: 0, errors: [], bytes: text.length, format: 'ndjson', gzip: false });
+      // the second line has no time field: it is the one stamped with the ingest time
+      expect(summary).toEqual({ ingested: 2, rejected: 0, withoutTime: 1, errors: [], bytes: text.length, format: 'ndjson', gzip: false });
       expect(rows.map((r) => r.rawJson)).toEqual(lines);
       expect(rows[0]).toMatchObject({ tenant: 'acme', indexId: 'idx_test', sourceType: 'custom:generic', tsField: '@timestamp', tsNs: '1591757456537000000' });
       expect(rows[1]).toMatchObject({ tsField: '', tsNs: ingestNs, attrsJson: '{"msg":"spaced"}' });
@@ -159,6 +160,36 @@ describe('ingestStream', () => {
     });
   });
 
+  describe('event time', () => {
+    it('reads TimeCreated and the other names of the shared datasets by default, after the first eight', async () => {
+      const lines = [
+        '{"TimeCreated":"2020-09-21T18:02:16.127Z","EventID":4688}',
+        '{"Event DateTime":"2021-02-18 12:00:00","a":1}',
+        '{"created_at":1588205198000,"action":"repo.create"}',
+        '{"id":{"time":"2022-01-01T00:00:00Z"}}',
+        '{"TimeCreated":"2020-09-21T18:02:16Z","@timestamp":"2021-01-01T00:00:00Z"}',
+        '{"no":"time"}',
+      ];
+      const { summary, rows } = await ingest(lines.join('\n'));
+      expect(rows.map((r) => r.tsField)).toEqual(['TimeCreated', 'Event DateTime', 'created_at', 'id.time', '@timestamp', '']);
+      expect(rows[0]?.tsNs).toBe(String(BigInt(Date.parse('2020-09-21T18:02:16.127Z')) * 1_000_000n));
+      expect(summary).toMatchObject({ ingested: 6, withoutTime: 1 });
+    });
+
+    it('counts only written events among those without a time', async () => {
+      const { summary } = await ingest('{"a":1}\nnot json\n{"b":2}\n{"time":"2024-01-01T00:00:00Z"}\n', { format: 'ndjson' });
+      expect(summary).toMatchObject({ ingested: 3, rejected: 1, withoutTime: 2 });
+    });
+  });
+
+  describe("format: 'text'", () => {
+    it('reads every line as a message, even lines that are JSON objects', async () => {
+      const { summary, rows } = await ingest('{"a":1}\nplain line\n', { format: 'text' });
+      expect(summary).toMatchObject({ ingested: 2, rejected: 0, format: 'text' });
+      expect(rows.map((r) => r.rawJson)).toEqual(['{"message":"{\\"a\\":1}"}', '{"message":"plain line"}']);
+    });
+  });
+
   describe("format: 'ndjson' (no guessing)", () => {
     it('requires every line to be an object and still expands Records lines', async () => {
       const text = 'plain text\n[{"a":1}]\n{"Records":[{"a":2}]}\n{\n';
@@ -184,7 +215,7 @@ describe('ingestStream', () => {
   });
 
   it('reads nothing from empty input', async () => {
-    expect((await ingest('')).summary).toEqual({ ingested: 0, rejected: 0, errors: [], bytes: 0, format: 'ndjson', gzip: false });
+    expect((await ingest('')).summary).toEqual({ ingested: 0, rejected: 0, withoutTime: 0, errors: [], bytes: 0, format: 'ndjson', gzip: false });
     expect((await ingest('\n \n')).summary).toMatchObject({ ingested: 0, rejected: 0 });
   });
 

@@ -69,7 +69,8 @@ class IngestRun {
       deps.clock,
       options.maxReportedErrors ?? defaultMaxReportedErrors,
     );
-    this.mode = options.format === 'ndjson' ? 'ndjson' : 'detect';
+    this.mode = options.format === 'ndjson' ? 'ndjson' : options.format === 'text' ? 'text' : 'detect';
+    if (options.format === 'text') this.format = 'text';
   }
 
   async run(source: InputSource): Promise<IngestSummary> {
@@ -108,6 +109,7 @@ class IngestRun {
       return {
         ingested: this.writer.ingested,
         rejected: this.collector.rejected,
+        withoutTime: this.writer.withoutTime,
         errors: this.collector.errors,
         bytes: decoder.decodedBytes,
         format: this.format,

@@ -18,9 +18,15 @@ export interface IngestDependencies {
   readonly clock: Clock;
 }
 
+/** How input is read: detected, or every line as NDJSON or as plain text. */
+export type IngestFormat = 'auto' | 'ndjson' | 'text';
+
 export interface IngestOptions {
-  /** `auto` detects gzip, JSON array, CloudTrail Records, NDJSON or plain text. */
-  readonly format?: 'auto' | 'ndjson';
+  /**
+   * `auto` detects gzip, JSON array, CloudTrail Records, NDJSON or plain text; `ndjson` and `text`
+   * read every line as that (a file sent in pieces names the format its first piece was read as).
+   */
+  readonly format?: IngestFormat;
   readonly batchRows?: number;
   readonly batchBytes?: number;
   /** Largest decoded input accepted; past it ingest stops with PayloadTooLargeError. */
@@ -47,6 +53,11 @@ export interface LineError {
 export interface IngestSummary {
   readonly ingested: number;
   readonly rejected: number;
+  /**
+   * Events written with the ingest time because none of the timestamp fields gave a time (their
+   * stored `ts_field` is empty); counted among `ingested`.
+   */
+  readonly withoutTime: number;
   /** The first `maxReportedErrors` problems, in input order. */
   readonly errors: LineError[];
   /** Decoded input bytes. */
@@ -57,6 +68,26 @@ export interface IngestSummary {
 }
 
 /** Fields tried for the event time when an index sets none (interface issue 2). */
-export const defaultTimestampFields: readonly string[] = ['@timestamp', 'timestamp', 'eventTime', 'time', 'ts', 'TimeGenerated', 'published', 'date'];
+export const defaultTimestampFields: readonly string[] = [
+  '@timestamp',
+  'timestamp',
+  'eventTime',
+  'time',
+  'ts',
+  'TimeGenerated',
+  'published',
+  'date',
+  // Later additions, after the first eight so events timed before keep their time: the names the
+  // public datasets in ../shared use (Windows event exports, NXLog, Defender, CSV exports, Panther,
+  // Kubernetes audit, GSuite, GitHub audit).
+  'TimeCreated',
+  'EventTime',
+  'Timestamp',
+  'Event DateTime',
+  'p_event_time',
+  'requestReceivedTimestamp',
+  'id.time',
+  'created_at',
+];
 
 export const defaultSourceType = 'custom:generic';

@@ -1,6 +1,6 @@
 /**
  * store: metadata repositories (tenants, API keys, indexes, audit outbox, detection rules, event
- * sinks, chat integrations, sync sources) over Kysely, with the SQLite adapter and versioned migrations.
+ * sinks, chat integrations, sync sources, ingest receipts) over Kysely, with the SQLite adapter and versioned migrations.
  * Imports only core.
  *
  * This door carries the contract and what adapters share; the SQLite adapter itself is opened
@@ -12,3 +12,4 @@ export { allPages, decodePageToken, encodePageToken, type PageKey } from './page
 export type * from './repository-options.js';
 export type * from './sync-source-store.js';
 export type * from './compatibility-store.js';
+export type * from './ingest-receipt-store.js';

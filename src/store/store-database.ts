@@ -265,4 +265,18 @@ export interface StoreDatabase {
   sync_source_sink_keys: SyncSourceSinkKeysTable;
   query_usage: QueryUsageTable;
   lookup_tables: LookupTablesTable;
+  ingest_receipts: IngestReceiptsTable;
+}
+
+export interface IngestReceiptsTable {
+  tenant_id: string;
+  index_id: string;
+  ingest_id: string;
+  state: 'writing' | 'done';
+  /** JSON array of `[first, count]`, first a decimal string. */
+  sequence_ranges: string;
+  /** JSON object, once done. */
+  summary: string | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
 }

@@ -20,6 +20,7 @@ import type {
   TenantRecord,
 } from './records.js';
 import type { DetectionRuleChanges, PageOptions } from './repository-options.js';
+import type { IngestReceiptRepository } from './ingest-receipt-store.js';
 import type { SyncSourceRepository } from './sync-source-store.js';
 import type { LookupTableRepository, QueryUsageRepository } from './compatibility-store.js';
 
@@ -45,6 +46,7 @@ export interface Store {
   readonly syncSources: SyncSourceRepository;
   readonly lookupTables: LookupTableRepository;
   readonly queryUsage: QueryUsageRepository;
+  readonly ingestReceipts: IngestReceiptRepository;
   close(): Promise<void>;
 }
 

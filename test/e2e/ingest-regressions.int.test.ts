@@ -121,10 +121,10 @@ describe('the ingest answer', () => {
     const gz = gzipSync(cloudtrail);
     expect(await ingest('ct', gz, { 'content-encoding': 'gzip' })).toEqual({
       status: 200,
-      body: { ingested: 2, rejected: 0, errors: [], format: 'cloudtrail', gzip: true, bytes: Buffer.byteLength(cloudtrail) },
+      body: { ingested: 2, rejected: 0, events_without_time: 0, errors: [], format: 'cloudtrail', gzip: true, bytes: Buffer.byteLength(cloudtrail), duplicate: false },
     });
     expect(gz.length).not.toBe(Buffer.byteLength(cloudtrail));
     const plain = '{"a":1}\n{"a":2}\n';
-    expect((await ingest('plain', plain)).body).toEqual({ ingested: 2, rejected: 0, errors: [], format: 'ndjson', gzip: false, bytes: plain.length });
+    expect((await ingest('plain', plain)).body).toEqual({ ingested: 2, rejected: 0, events_without_time: 2, errors: [], format: 'ndjson', gzip: false, bytes: plain.length, duplicate: false });
   });
 });

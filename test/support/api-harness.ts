@@ -39,6 +39,7 @@ export async function openApiHarness(options: { env?: Record<string, string>; cl
     maxJsonBodyBytes: config.http.maxJsonBodyBytes,
     maxIngestBytes: config.http.maxIngestBytes,
     apiCompat: config.http.apiCompat,
+    shippers: { maxBodyBytes: config.ingest.shipperMaxBodyBytes, maxConcurrent: config.ingest.shipperMaxConcurrent, maxConcurrentPerTenant: config.ingest.shipperMaxConcurrentPerTenant },
     version: 'test',
     readiness: [],
   });

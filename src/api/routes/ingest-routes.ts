@@ -34,7 +34,7 @@ export function registerIngestRoutes(app: FastifyInstance, ingest: IngestService
         const declared = Number(request.headers['content-length'] ?? NaN);
         if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(`request body exceeds ${maxBytes} bytes`);
         const body = (request.body ?? request.raw) as Readable;
-        const { summary } = await ingest.ingest(
+        const { summary, duplicate } = await ingest.ingest(
           {
             tenantId: query.tenant_id,
             index: query.index,
@@ -43,15 +43,14 @@ export function registerIngestRoutes(app: FastifyInstance, ingest: IngestService
             maxBytes,
             ...(query.source_type !== undefined ? { sourceType: query.source_type } : {}),
             ...(query.timestamp_field !== undefined ? { timestampField: query.timestamp_field } : {}),
+            ...(query.ingest_id !== undefined ? { ingestId: query.ingest_id } : {}),
           },
           body,
           actorOf(request),
         );
-        metrics.ingestEvents.inc({ result: 'ingested' }, summary.ingested);
-        metrics.ingestEvents.inc({ result: 'rejected' }, summary.rejected);
-        metrics.ingestBytes.inc(summary.bytes);
-        const { ingested, rejected, errors, format, gzip, bytes } = summary;
-        return { ingested, rejected, errors, format, gzip, bytes };
+        if (!duplicate) metrics.recordIngest('ndjson', summary);
+        const { ingested, rejected, withoutTime, errors, format, gzip, bytes } = summary;
+        return { ingested, rejected, events_without_time: withoutTime, errors, format, gzip, bytes, duplicate };
       },
     );
   });

@@ -1,9 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { ValidationError } from '../../core/index.js';
-import { cliActor } from '../../admin/index.js';
+import { ValidationError, messageOf } from '../../core/index.js';
+import { cliActor, type IngestService } from '../../admin/index.js';
 import type { LineError } from '../../ingest/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
+import { cliChunkBytes, fileChunks, type FileChunk } from '../file-chunks.js';
 import { formatBytes, formatCount, printJson } from '../output.js';
 import { ProgressBar } from '../progress-bar.js';
 import { serverApiKey } from '../server-api-key.js';
@@ -15,42 +15,66 @@ export interface IngestCommandOptions extends GlobalOptions {
   readonly createIndex?: boolean;
   readonly sourceType?: string;
   readonly timestampField?: string;
+  /** Write pieces again that an earlier run already ingested (no ingest ids are sent). */
+  readonly reingest?: boolean;
   readonly apiKey?: string;
   readonly json?: boolean;
   readonly quiet?: boolean;
 }
 
-interface FileResult {
-  readonly file: string;
+/** What one piece of a file did, in process or through a server. */
+interface PieceResult {
   readonly ingested: number;
   readonly rejected: number;
-  /** Decoded input bytes, the same in process and through a server (docs/ingest.md). */
-  readonly bytes: number;
-  /** The reader used (`ndjson`, `cloudtrail`, …) and whether the input was gzip; null when a server did not say. */
-  readonly format: string | null;
-  readonly gzip: boolean | null;
+  readonly withoutTime: number;
+  /** Line numbers within the piece. */
   readonly errors: readonly LineError[];
+  readonly bytes: number;
+  readonly format: string | null;
+  /** An earlier run ingested this piece: nothing was written now, the counts are that run's. */
+  readonly duplicate: boolean;
 }
 
-type IngestOne = (file: string, progress: ProgressBar) => Promise<FileResult>;
+type IngestPiece = (chunk: FileChunk, onEvents: (ingested: number) => void) => Promise<PieceResult>;
+
+interface FileResult {
+  readonly file: string;
+  /** Events written by this run. */
+  ingested: number;
+  /** Events of pieces an earlier run had ingested, skipped now. */
+  alreadyIngested: number;
+  rejected: number;
+  withoutTime: number;
+  /** Decoded input bytes, the same in process and through a server (docs/ingest.md). */
+  bytes: number;
+  /** The reader used (`ndjson`, `cloudtrail`, …) and whether the input was gzip. */
+  format: string | null;
+  gzip: boolean | null;
+  readonly errors: LineError[];
+}
 
 /** Exit status when every file was read but some lines were rejected. */
 export const exitSomeRejected = 3;
+/** Line errors kept per file. */
+const maxReportedErrors = 100;
 
 /**
  * `vigil ingest FILE… | -`: in process when the engine is free, otherwise through the running
- * server's HTTP API. Returns the exit status.
+ * server's HTTP API. Each file goes in pieces of whole lines (bounded, so any size works), each
+ * with an ingest id, so running the command again after a crash or a kill skips the pieces
+ * already ingested and writes none twice (docs/ingest.md, "Ingest ids"). Returns the exit status.
  */
 export async function runIngestCommand(ctx: CliContext, files: readonly string[], options: IngestCommandOptions): Promise<number> {
   if (files.length === 0) throw new ValidationError('name at least one FILE, or - for standard input', { field: 'FILE' });
   const config = ctx.loadConfig(overridesOf(options));
+  const chunkBytes = Math.min(cliChunkBytes, config.http.maxIngestBytes);
   const started = ctx.nowMs();
   const results: FileResult[] = [];
-  const run = async (ingestOne: IngestOne): Promise<void> => {
+  const run = async (piece: IngestPiece): Promise<void> => {
     for (const file of files) {
       const progress = new ProgressBar(ctx.stderr, ctx.interactive && !options.quiet && !options.json, ctx.nowMs(), () => ctx.nowMs());
       try {
-        results.push(await ingestOne(file, progress));
+        results.push(await ingestFile(ctx, file, chunkBytes, piece, progress));
       } finally {
         progress.finish();
       }
@@ -67,89 +91,135 @@ export async function runIngestCommand(ctx: CliContext, files: readonly string[]
     const ingest = opened.services.ingest!;
     try {
       await resolveTenantOption(opened.services, options);
-      await run(async (file, progress) => {
-        const total = file === '-' ? null : statSync(file).size;
-        const { summary } = await ingest.ingest(
-          {
-            tenantId: options.tenant,
-            index: options.index,
-            createIndex: options.createIndex ?? false,
-            ...(options.sourceType ? { sourceType: options.sourceType } : {}),
-            ...(options.timestampField ? { timestampField: options.timestampField } : {}),
-            onProgress: (p) => progress.update(p.bytesRead, total, p.ingested, p.rejected),
-          },
-          openInput(ctx, file),
-          cliActor,
-        );
-        return { file, ingested: summary.ingested, rejected: summary.rejected, bytes: summary.bytes, format: summary.format, gzip: summary.gzip, errors: summary.errors };
-      });
-      // Flush this command's audit entries into _audit now: no server is running to do it.
-      await opened.services.maintenance?.shipAudit();
+      await run((chunk, onEvents) => ingestInProcess(ingest, chunk, options, onEvents));
     } finally {
+      // Flush this command's audit entries into _audit now (also after a failure: what was
+      // written is recorded): no server is running to do it.
+      await opened.services.maintenance?.shipAudit().catch(() => {});
       await opened.close();
     }
   } else {
     const server = ctx.runningServer(config.dataDir);
     if (!server) throw new Error('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
     const apiKey = serverApiKey(config, options.apiKey);
-    await run((file, progress) => ingestOverHttp(ctx, server.url, apiKey, file, options, progress));
+    await run((chunk) => ingestOverHttp(server.url, apiKey, chunk, options));
   }
   report(ctx, results, options, (ctx.nowMs() - started) / 1000);
   return results.some((r) => r.rejected > 0) ? exitSomeRejected : 0;
 }
 
-function openInput(ctx: CliContext, file: string): AsyncIterable<Buffer> {
-  return (file === '-' ? ctx.stdin : createReadStream(file, { highWaterMark: 1 << 20 })) as AsyncIterable<Buffer>;
+async function ingestFile(ctx: CliContext, file: string, chunkBytes: number, piece: IngestPiece, progress: ProgressBar): Promise<FileResult> {
+  const total = file === '-' ? null : statSync(file).size;
+  const result: FileResult = { file, ingested: 0, alreadyIngested: 0, rejected: 0, withoutTime: 0, bytes: 0, format: null, gzip: null, errors: [] };
+  let doneThroughLine = 0;
+  const input = (file === '-' ? ctx.stdin : createReadStream(file, { highWaterMark: 1 << 20 })) as AsyncIterable<Buffer>;
+  try {
+    for await (const chunk of fileChunks(input, chunkBytes, (gzip) => (result.gzip = gzip))) {
+      const before = result.ingested;
+      const r = await piece(chunk, (ingested) => progress.update(chunk.inputBytesRead, total, before + ingested, result.rejected));
+      if (r.duplicate) result.alreadyIngested += r.ingested;
+      else result.ingested += r.ingested;
+      result.rejected += r.rejected;
+      result.withoutTime += r.withoutTime;
+      result.bytes += r.bytes;
+      result.format ??= r.format;
+      // A document is one piece numbered by element; lines of other pieces count from the file's start.
+      const offset = chunk.format === 'auto' ? 0 : chunk.firstLine - 1;
+      for (const e of r.errors) if (result.errors.length < maxReportedErrors) result.errors.push({ line: e.line + offset, error: e.error });
+      doneThroughLine = chunk.lastLine;
+      progress.update(chunk.inputBytesRead, total, result.ingested + result.alreadyIngested, result.rejected, true);
+    }
+  } catch (error) {
+    const done = result.ingested + result.alreadyIngested;
+    const written = done === 0 ? 'no events of it were ingested' : `its first ${formatCount(done)} events were ingested (lines 1 to ${doneThroughLine})`;
+    throw new Error(`${file}: ${messageOf(error)}; ${written}. Running the same command again skips what was ingested and goes on`, { cause: error });
+  }
+  result.gzip ??= false;
+  return result;
 }
 
-async function ingestOverHttp(ctx: CliContext, url: string, apiKey: string, file: string, options: IngestCommandOptions, progress: ProgressBar): Promise<FileResult> {
-  const total = file === '-' ? null : statSync(file).size;
-  let sent = 0;
-  const counted = Readable.from(
-    (async function* () {
-      for await (const chunk of openInput(ctx, file)) {
-        sent += chunk.length;
-        progress.update(sent, total, 0, 0);
-        yield chunk;
-      }
-    })(),
+async function ingestInProcess(ingest: IngestService, chunk: FileChunk, options: IngestCommandOptions, onEvents: (ingested: number) => void): Promise<PieceResult> {
+  const { summary, duplicate } = await ingest.ingest(
+    {
+      tenantId: options.tenant,
+      index: options.index,
+      createIndex: options.createIndex ?? false,
+      format: chunk.format,
+      ...(options.sourceType ? { sourceType: options.sourceType } : {}),
+      ...(options.timestampField ? { timestampField: options.timestampField } : {}),
+      ...(options.reingest ? {} : { ingestId: chunk.ingestId }),
+      onProgress: (p) => onEvents(p.ingested),
+    },
+    oneBuffer(chunk.bytes),
+    cliActor,
   );
-  const params = new URLSearchParams({ tenant_id: options.tenant, index: options.index, format: 'auto' });
+  return { ...summary, duplicate };
+}
+
+async function* oneBuffer(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
+}
+
+async function ingestOverHttp(url: string, apiKey: string, chunk: FileChunk, options: IngestCommandOptions): Promise<PieceResult> {
+  const params = new URLSearchParams({ tenant_id: options.tenant, index: options.index, format: chunk.format });
   if (options.createIndex) params.set('create_index', 'true');
   if (options.sourceType) params.set('source_type', options.sourceType);
   if (options.timestampField) params.set('timestamp_field', options.timestampField);
+  if (!options.reingest) params.set('ingest_id', chunk.ingestId);
   const response = await fetch(`${url}/v1/ingest?${params}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/x-ndjson' },
-    body: Readable.toWeb(counted) as ReadableStream,
-    duplex: 'half',
-  } as RequestInit);
-  const body = (await response.json().catch(() => ({}))) as { ingested?: number; rejected?: number; errors?: LineError[]; error?: string; bytes?: number; format?: string; gzip?: boolean };
-  if (!response.ok) throw new Error(`server at ${url} refused ${file}: ${body.error ?? response.statusText}`);
+    body: chunk.bytes,
+  });
+  const body = (await response.json().catch(() => ({}))) as {
+    ingested?: number;
+    rejected?: number;
+    events_without_time?: number;
+    errors?: LineError[];
+    error?: string;
+    bytes?: number;
+    format?: string;
+    duplicate?: boolean;
+  };
+  if (!response.ok) throw new Error(`server at ${url} refused lines ${chunk.firstLine} to ${chunk.lastLine}: ${body.error ?? response.statusText}`);
   return {
-    file,
     ingested: body.ingested ?? 0,
     rejected: body.rejected ?? 0,
-    bytes: body.bytes ?? sent, // a server older than the field counted what was sent
-    format: body.format ?? null,
-    gzip: body.gzip ?? null,
+    withoutTime: body.events_without_time ?? 0,
     errors: body.errors ?? [],
+    bytes: body.bytes ?? chunk.bytes.length,
+    format: body.format ?? null,
+    duplicate: body.duplicate ?? false,
   };
 }
 
 function report(ctx: CliContext, results: readonly FileResult[], options: IngestCommandOptions, seconds: number): void {
-  const ingested = results.reduce((n, r) => n + r.ingested, 0);
-  const rejected = results.reduce((n, r) => n + r.rejected, 0);
-  const bytes = results.reduce((n, r) => n + r.bytes, 0);
+  const sum = (pick: (r: FileResult) => number): number => results.reduce((n, r) => n + pick(r), 0);
+  const ingested = sum((r) => r.ingested);
+  const bytes = sum((r) => r.bytes);
   if (options.json) {
-    printJson(ctx.stdout, { ingested, rejected, bytes, seconds, files: results });
+    printJson(ctx.stdout, {
+      ingested,
+      already_ingested: sum((r) => r.alreadyIngested),
+      rejected: sum((r) => r.rejected),
+      events_without_time: sum((r) => r.withoutTime),
+      bytes,
+      seconds,
+      files: results.map(({ alreadyIngested, withoutTime, ...r }) => ({ ...r, already_ingested: alreadyIngested, events_without_time: withoutTime })),
+    });
     return;
   }
   for (const r of results) {
     const read = r.format === null ? '' : `, read as ${r.gzip ? `gzip of ${r.format}` : r.format}`;
-    ctx.stdout.write(`${r.file}: ${formatCount(r.ingested)} ingested, ${formatCount(r.rejected)} rejected (${formatBytes(r.bytes)}${read})\n`);
+    const skipped = r.alreadyIngested > 0 ? `; ${formatCount(r.alreadyIngested)} more were ingested by an earlier run and skipped` : '';
+    ctx.stdout.write(`${r.file}: ${formatCount(r.ingested)} ingested, ${formatCount(r.rejected)} rejected (${formatBytes(r.bytes)}${read})${skipped}\n`);
     for (const e of r.errors.slice(0, 10)) ctx.stderr.write(`  ${r.file}:${e.line}: ${e.error}\n`);
     if (r.rejected > 10) ctx.stderr.write(`  … ${formatCount(r.rejected - Math.min(r.errors.length, 10))} more rejected lines\n`);
+    if (r.withoutTime > 0) {
+      ctx.stderr.write(
+        `warning: ${r.file}: ${formatCount(r.withoutTime)} events had no time of their own (none of the index's timestamp fields held one) and got the ingest time; name their time field with --timestamp-field\n`,
+      );
+    }
   }
   ctx.stdout.write(
     `total: ${formatCount(ingested)} events into ${options.index} in ${seconds.toFixed(1)} s (${formatCount(ingested / Math.max(seconds, 0.001))} events/s, ${formatBytes(bytes / Math.max(seconds, 0.001))}/s)\n`,

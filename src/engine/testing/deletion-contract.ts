@@ -101,6 +101,39 @@ export function describeDeletionContract(engine: () => Engine): void {
     });
   });
 
+  describe('deleting the batches of a stopped ingestion', () => {
+    it('deleteEventsBySequence removes exactly the events of the ranges, of that index only', async () => {
+      const tenant = uniqueTenant();
+      const other = uniqueTenant();
+      const seqs = [100n, 101n, 102n, 103n, 104n, 105n];
+      await insert(engine(), [
+        ...seqs.map((seq) => anEvent({ tenant, seq, attrs: { n: Number(seq) } })),
+        anEvent({ tenant, indexId: 'other-index', seq: 101n }),
+        anEvent({ tenant: other, seq: 101n }),
+      ]);
+      await engine().deleteEventsBySequence(tenant, 'main', [
+        { first: 101n, count: 2 },
+        { first: 105n, count: 1 },
+      ]);
+      const left = await engine().query<{ seq: string }>(`SELECT toString(seq) AS seq FROM logs WHERE tenant = ${sqlString(tenant)} AND idx = 'main' ORDER BY seq`);
+      expect(left.rows.map((row) => row.seq)).toEqual(['100', '103', '104']);
+      expect(await countEvents(engine(), tenant, 'other-index')).toBe(1);
+      expect(await countEvents(engine(), other)).toBe(1);
+    });
+
+    it('deleteEventsBySequence writes no mutation when no event of the ranges is stored', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant, seq: 7n })]);
+      const mutations = async (): Promise<number> =>
+        Number((await engine().query<{ n: string }>("SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND table = 'logs'")).rows[0]?.n);
+      const before = await mutations();
+      await engine().deleteEventsBySequence(tenant, 'main', [{ first: 8n, count: 10 }]);
+      await engine().deleteEventsBySequence(tenant, 'main', []);
+      expect(await mutations()).toBe(before);
+      expect(await countEvents(engine(), tenant, 'main')).toBe(1);
+    });
+  });
+
   describe('retention beyond the days a Date holds', () => {
     it('deleteEventsBefore a cutoff before 1970 keeps the catalog rows of the events it keeps', async () => {
       const tenant = uniqueTenant();

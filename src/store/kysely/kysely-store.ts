@@ -13,6 +13,7 @@ import type {
   Store,
   TenantRepository,
 } from '../store.js';
+import type { IngestReceiptRepository } from '../ingest-receipt-store.js';
 import type { SyncSourceRepository } from '../sync-source-store.js';
 import type { LookupTableRepository, QueryUsageRepository } from '../compatibility-store.js';
 import { KyselyLookupTableRepository } from './kysely-lookup-table-repository.js';
@@ -26,6 +27,7 @@ import { KyselyChatIntegrationRepository } from './kysely-chat-integration-repos
 import { KyselyDetectionRuleRepository } from './kysely-detection-rule-repository.js';
 import { KyselyEventSinkRepository } from './kysely-event-sink-repository.js';
 import { KyselyIndexRepository } from './kysely-index-repository.js';
+import { KyselyIngestReceiptRepository } from './kysely-ingest-receipt-repository.js';
 import { KyselySyncSourceRepository } from './kysely-sync-source-repository.js';
 import { KyselyTenantRepository } from './kysely-tenant-repository.js';
 import { StoreQueryRunner, type ViolationClassifier } from './store-query-runner.js';
@@ -55,6 +57,7 @@ export class KyselyStore implements Store {
   readonly syncSources: SyncSourceRepository;
   readonly lookupTables: LookupTableRepository;
   readonly queryUsage: QueryUsageRepository;
+  readonly ingestReceipts: IngestReceiptRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -74,6 +77,7 @@ export class KyselyStore implements Store {
     this.syncSources = new KyselySyncSourceRepository(db, runner);
     this.lookupTables = new KyselyLookupTableRepository(db, runner);
     this.queryUsage = new KyselyQueryUsageRepository(db, runner);
+    this.ingestReceipts = new KyselyIngestReceiptRepository(db, runner);
   }
 
   migrate(): Promise<void> {

@@ -23,6 +23,7 @@ const allTables = [
   'indexes',
   'lookup_tables',
   'query_usage',
+  'ingest_receipts',
   'sync_source_sink_keys',
   'sync_sources',
   'tenants',

@@ -5,6 +5,7 @@ import * as detectionEngine from './0003-detection-engine.js';
 import * as detectionOutbox from './0004-detection-outbox.js';
 import * as syncSources from './0005-sync-sources.js';
 import * as compatibility from './0006-compatibility.js';
+import * as ingestReceipts from './0010-ingest-receipts.js';
 
 /**
  * Every schema migration, in the order they apply. Listed in code rather than read from a folder
@@ -18,4 +19,5 @@ export const storeMigrations: ReadonlyArray<readonly [name: string, migration: M
   ['0004-detection-outbox', detectionOutbox],
   ['0005-sync-sources', syncSources],
   ['0006-compatibility', compatibility],
+  ['0010-ingest-receipts', ingestReceipts],
 ];

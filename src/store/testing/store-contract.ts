@@ -9,6 +9,7 @@ import { describeDetectionStateContract } from './detection-state-contract.js';
 import { describeEventSinkContract } from './event-sink-contract.js';
 import { describeIndexContract } from './index-contract.js';
 import { describeIndexPaginationContract } from './index-pagination-contract.js';
+import { describeIngestReceiptContract } from './ingest-receipt-contract.js';
 import { describeMigrationContract } from './migration-contract.js';
 import { useMigratedStore, type StoreFactory } from './store-fixtures.js';
 import { describeSyncSourceContract } from './sync-source-contract.js';
@@ -37,5 +38,6 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describeAlertContract(store);
     describeSyncSourceContract(store);
     describeCompatibilityContract(store);
+    describeIngestReceiptContract(store);
   });
 }

@@ -1,0 +1,88 @@
+/**
+ * The same events as each shipper protocol sends them, for the shipper bench: request bodies of
+ * a batch of NDJSON lines, with the path and headers to post them to. Built by the client before
+ * its request is timed, so only the server's work is measured.
+ */
+import snappy from 'snappyjs';
+import { exportLogsRequestType } from '../src/shippers/otlp-logs-proto.js';
+import { pushRequestType } from '../src/shippers/loki-push-proto.js';
+
+export interface EncodedRequest {
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+}
+
+export type ShipperProtocol = 'ndjson' | 'elasticsearch' | 'splunk_hec' | 'otlp_protobuf' | 'otlp_json' | 'loki_protobuf' | 'loki_json';
+
+export const benchProtocols: readonly ShipperProtocol[] = ['ndjson', 'elasticsearch', 'splunk_hec', 'otlp_protobuf', 'otlp_json', 'loki_protobuf', 'loki_json'];
+
+/** The index each protocol writes to (created by the bench). */
+export const indexOf = (protocol: ShipperProtocol): string => `bench-${protocol.replace('_', '-')}`;
+
+/**
+ * One request carrying `lines` (NDJSON events) in the protocol's own shape:
+ * - ndjson: `POST /v1/ingest`, the lines as they are;
+ * - elasticsearch: `_bulk` index actions, the lines as sources;
+ * - splunk_hec: `{"event": <line>}` objects, one a line;
+ * - otlp: one log record per line, the event's fields as attributes (as a collector's JSON parser
+ *   leaves them, no body), its `@timestamp` as the record's time;
+ * - loki: one entry per line in a stream `{job="bench"}`, the line as it is, timed now.
+ */
+export function encodeRequest(protocol: ShipperProtocol, lines: readonly string[], nowNs: bigint): EncodedRequest {
+  const index = indexOf(protocol);
+  switch (protocol) {
+    case 'ndjson':
+      return { path: `/v1/ingest?tenant_id=default&index=${index}`, headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines.join('\n') + '\n') };
+    case 'elasticsearch': {
+      const action = JSON.stringify({ index: { _index: index } });
+      return { path: '/_bulk?tenant_id=default', headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines.map((line) => `${action}\n${line}\n`).join('')) };
+    }
+    case 'splunk_hec':
+      return { path: `/services/collector/event?index=${index}&tenant_id=default`, headers: {}, body: Buffer.from(lines.map((line) => `{"event":${line}}`).join('\n')) };
+    case 'otlp_protobuf':
+    case 'otlp_json': {
+      const request = { resourceLogs: [{ resource: { attributes: [kv('service.name', 'bench')] }, scopeLogs: [{ logRecords: lines.map(logRecord) }] }] };
+      const headers = { 'x-vigil-index': index };
+      if (protocol === 'otlp_json') return { path: '/v1/logs?tenant_id=default', headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(request)) };
+      const type = exportLogsRequestType();
+      return { path: '/v1/logs?tenant_id=default', headers: { ...headers, 'content-type': 'application/x-protobuf' }, body: Buffer.from(type.encode(type.fromObject(request)).finish()) };
+    }
+    case 'loki_protobuf':
+    case 'loki_json': {
+      const headers = { 'x-vigil-index': index };
+      if (protocol === 'loki_json') {
+        const values = lines.map((line, i) => [String(nowNs + BigInt(i)), line]);
+        return { path: '/loki/api/v1/push?tenant_id=default', headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ streams: [{ stream: { job: 'bench' }, values }] })) };
+      }
+      const seconds = nowNs / 1_000_000_000n;
+      const entries = lines.map((line, i) => ({ timestamp: { seconds: String(seconds), nanos: i }, line }));
+      const type = pushRequestType();
+      const encoded = type.encode(type.fromObject({ streams: [{ labels: '{job="bench"}', entries }] })).finish();
+      return { path: '/loki/api/v1/push?tenant_id=default', headers: { ...headers, 'content-type': 'application/x-protobuf' }, body: Buffer.from(snappy.compress(encoded)) };
+    }
+  }
+}
+
+function logRecord(line: string): unknown {
+  const event = JSON.parse(line) as Record<string, unknown>;
+  const time = typeof event['@timestamp'] === 'string' ? Date.parse(event['@timestamp']) : Number.NaN;
+  return {
+    ...(Number.isFinite(time) ? { timeUnixNano: String(BigInt(time) * 1_000_000n) } : {}),
+    attributes: Object.entries(event).map(([key, value]) => kv(key, value)),
+  };
+}
+
+function kv(key: string, value: unknown): { key: string; value: unknown } {
+  return { key, value: anyValue(value) };
+}
+
+function anyValue(value: unknown): unknown {
+  if (value === null || value === undefined) return {};
+  if (typeof value === 'string') return { stringValue: value };
+  if (typeof value === 'boolean') return { boolValue: value };
+  // 64-bit integers as strings, as OTLP/JSON writes them (Windows' Keywords is -2^63, exact as a double)
+  if (typeof value === 'number') return Number.isInteger(value) ? { intValue: BigInt(value).toString() } : { doubleValue: value };
+  if (Array.isArray(value)) return { arrayValue: { values: value.map(anyValue) } };
+  return { kvlistValue: { values: Object.entries(value as object).map(([k, v]) => kv(k, v)) } };
+}
