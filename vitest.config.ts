@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // One PostgreSQL and one ClickHouse HTTP endpoint for the whole run, started in the background.
+    globalSetup: ['test/support/global-services.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -32,6 +32,8 @@ export interface KyselyStoreOptions {
   readonly classifyViolation: ViolationClassifier;
   /** Time for the few writes whose caller gives none (`audit.markShipped`). */
   readonly clock: Clock;
+  /** The schema holding the tables, when not the default one (PostgreSQL). */
+  readonly schema?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export class KyselyStore implements Store {
 
   constructor(
     private readonly db: Kysely<StoreDatabase>,
-    options: KyselyStoreOptions,
+    private readonly options: KyselyStoreOptions,
   ) {
     const runner = new StoreQueryRunner(options.classifyViolation);
     this.tenants = new KyselyTenantRepository(db, runner);
@@ -70,7 +72,7 @@ export class KyselyStore implements Store {
   }
 
   migrate(): Promise<void> {
-    return migrateStore(this.db);
+    return migrateStore(this.db, this.options.schema === undefined ? {} : { schema: this.options.schema });
   }
 
   /** Closes the connection; later calls return the same promise. */

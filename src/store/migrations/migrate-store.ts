@@ -12,8 +12,10 @@ const provider: MigrationProvider = {
  * while it runs (an advisory lock on PostgreSQL; on SQLite the adapter's `begin immediate`
  * transaction), so processes starting together apply each migration once.
  */
-export async function migrateStore(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+export async function migrateStore(db: Kysely<any>, options: { schema?: string } = {}): Promise<void> {
+  // A schema is named when the tables live in one that is not the only one on the search path:
+  // the Migrator otherwise takes another schema's bookkeeping tables for its own.
+  const migrator = new Migrator({ db, provider, ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }) });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
