@@ -10,6 +10,8 @@ import type {
   DetectionRuleRepository,
   EventSinkRepository,
   IndexRepository,
+  LeaseRepository,
+  QueryRecordRepository,
   Store,
   TenantRepository,
 } from '../store.js';
@@ -23,6 +25,8 @@ import { KyselyChatIntegrationRepository } from './kysely-chat-integration-repos
 import { KyselyDetectionRuleRepository } from './kysely-detection-rule-repository.js';
 import { KyselyEventSinkRepository } from './kysely-event-sink-repository.js';
 import { KyselyIndexRepository } from './kysely-index-repository.js';
+import { KyselyLeaseRepository } from './kysely-lease-repository.js';
+import { KyselyQueryRecordRepository } from './kysely-query-record-repository.js';
 import { KyselySyncSourceRepository } from './kysely-sync-source-repository.js';
 import { KyselyTenantRepository } from './kysely-tenant-repository.js';
 import { StoreQueryRunner, type ViolationClassifier } from './store-query-runner.js';
@@ -52,6 +56,8 @@ export class KyselyStore implements Store {
   readonly detectionState: DetectionStateRepository;
   readonly alerts: AlertRepository;
   readonly syncSources: SyncSourceRepository;
+  readonly leases: LeaseRepository;
+  readonly queries: QueryRecordRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
@@ -69,6 +75,8 @@ export class KyselyStore implements Store {
     this.detectionState = new KyselyDetectionStateRepository(db, runner);
     this.alerts = new KyselyAlertRepository(db, runner);
     this.syncSources = new KyselySyncSourceRepository(db, runner);
+    this.leases = new KyselyLeaseRepository(db, runner);
+    this.queries = new KyselyQueryRecordRepository(db, runner);
   }
 
   migrate(): Promise<void> {

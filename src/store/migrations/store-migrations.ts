@@ -4,6 +4,7 @@ import * as detectionRulesAndSinks from './0002-detection-rules-and-sinks.js';
 import * as detectionEngine from './0003-detection-engine.js';
 import * as detectionOutbox from './0004-detection-outbox.js';
 import * as syncSources from './0005-sync-sources.js';
+import * as scaleOut from './0007-scale-out.js';
 
 /**
  * Every schema migration, in the order they apply. Listed in code rather than read from a folder
@@ -16,4 +17,5 @@ export const storeMigrations: ReadonlyArray<readonly [name: string, migration: M
   ['0003-detection-engine', detectionEngine],
   ['0004-detection-outbox', detectionOutbox],
   ['0005-sync-sources', syncSources],
+  ['0007-scale-out', scaleOut],
 ];

@@ -9,6 +9,7 @@ import { describeEventSinkContract } from './event-sink-contract.js';
 import { describeIndexContract } from './index-contract.js';
 import { describeIndexPaginationContract } from './index-pagination-contract.js';
 import { describeMigrationContract } from './migration-contract.js';
+import { describeScaleOutContract } from './scale-out-contract.js';
 import { useMigratedStore, type StoreFactory } from './store-fixtures.js';
 import { describeSyncSourceContract } from './sync-source-contract.js';
 import { describeTenantContract } from './tenant-contract.js';
@@ -35,5 +36,6 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describeDetectionStateContract(store);
     describeAlertContract(store);
     describeSyncSourceContract(store);
+    describeScaleOutContract(store);
   });
 }
