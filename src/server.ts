@@ -72,11 +72,30 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
   }
 }
 
-/** First start: with no live key, create tenant `default` and an admin key, shown once. */
+/**
+ * First start: with no live key, create tenant `default` and an admin key, shown once. Servers
+ * of a shared store starting together take turns (a lease), so only one of them creates it.
+ */
 async function bootstrap(runtime: Runtime, out: NodeJS.WritableStream): Promise<void> {
-  const { services, config } = runtime;
+  const { services, config, store, clock, instanceId } = runtime;
   await services.tenants.ensure('default');
   if (await services.keys.anyActive()) return;
+  for (;;) {
+    const now = clock.nowMs();
+    if (await store.leases.claim('bootstrap', instanceId, now, now + 30_000)) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (await services.keys.anyActive()) return;
+  }
+  try {
+    if (await services.keys.anyActive()) return;
+    await createBootstrapKey(runtime, out);
+  } finally {
+    await store.leases.release('bootstrap', instanceId);
+  }
+}
+
+async function createBootstrapKey(runtime: Runtime, out: NodeJS.WritableStream): Promise<void> {
+  const { services, config } = runtime;
   const { secret } = await services.keys.create({ name: 'bootstrap admin', tenants: ['default'], admin: true }, cliActor);
   const keyFile = join(config.dataDir, 'bootstrap-key');
   writeFileSync(keyFile, `${secret}\n`, { mode: 0o600 });

@@ -1,7 +1,7 @@
-import { NotFoundError, type Clock, type Logger, type SecretBox } from '../core/index.js';
-import { EventSinkArgsChecker, type DetectionMetrics } from '../detections/index.js';
+import { NotFoundError, newId, type Clock, type Logger, type SecretBox } from '../core/index.js';
+import { EventSinkArgsChecker, WorkLeases, type DetectionMetrics } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
-import { SearchService, type IndexInfo, type SearchSettings } from '../search/index.js';
+import { SearchService, defaultSearchSettings, type IndexInfo, type SearchSettings } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import { AlertService } from './alert-service.js';
 import { AuditTrail } from './audit-trail.js';
@@ -14,6 +14,7 @@ import { IngestService, type IngestServiceSettings } from './ingest-service.js';
 import { KeyService } from './key-service.js';
 import { Maintenance } from './maintenance.js';
 import { RepositorySync } from './repository-sync.js';
+import { StoreQueryRecords } from './store-query-records.js';
 import { RuleFileService } from './rule-file-service.js';
 import { RuleTestRunner } from './rule-test-runner.js';
 import { SyncSourceService } from './sync-source-service.js';
@@ -59,6 +60,13 @@ export function createServices(deps: {
   allowPrivateDestinations: boolean;
   detections?: DetectionEngineSettings;
   detectionMetrics?: DetectionMetrics;
+  /** This process's name among the processes of the store (lease holder, query owner). */
+  instanceId?: string;
+  /**
+   * Other servers may share the store (docs/scale-out.md): ad hoc queries are recorded in it so
+   * any server answers for them, and maintenance runs under a lease.
+   */
+  sharedStore?: boolean;
 }): Services {
   const { store, engine, clock, logger } = deps;
   const audit = new AuditTrail(store, clock);
@@ -73,7 +81,18 @@ export function createServices(deps: {
   const ruleTests = engine ? new RuleTestRunner(engine, clock, logger.child({ component: 'rule-tests' })) : null;
   const syncSources = new SyncSourceService(store, tenants, audit, clock);
   const ruleFiles = new RuleFileService(store, indexes, rules, ruleTests);
-  const search = engine ? new SearchService(engine, async (tenant) => searchableIndexes(store, indexes, tenant), clock, logger.child({ component: 'search' }), deps.search) : null;
+  const instanceId = deps.instanceId ?? newId();
+  const shared = deps.sharedStore === true;
+  const search = engine
+    ? new SearchService(
+        engine,
+        async (tenant) => searchableIndexes(store, indexes, tenant),
+        clock,
+        logger.child({ component: 'search' }),
+        deps.search ?? defaultSearchSettings,
+        shared ? new StoreQueryRecords(store, instanceId) : null,
+      )
+    : null;
   // Every write of events in this process tells search, whose field catalog cache depends on it.
   const writingEvents = (tenant: string): (() => void) => search?.writingEvents(tenant) ?? (() => {});
   return {
@@ -93,6 +112,7 @@ export function createServices(deps: {
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' }), {
           writingEvents,
           ...(ruleTests ? { sweepRuleTestLeftovers: () => ruleTests.sweepLeftovers() } : {}),
+          ...(shared ? { leases: new WorkLeases(store.leases, instanceId, clock) } : {}),
         }) : null,
     search,
     detections: engine && search

@@ -18,6 +18,7 @@ export { WindowQueryBatcher } from './window-query-batcher.js';
 export { rowIdentity } from './row-identity.js';
 export type { DetectionMetrics } from './detection-metrics.js';
 export { RuleScheduler, defaultSchedulerSettings, type SchedulerSettings, type WriteDetections } from './rule-scheduler.js';
+export { WorkLeases } from './work-leases.js';
 export { DeliveryWorker, defaultDeliverySettings, type DeliverySettings } from './delivery-worker.js';
 export { createSinkResolver } from './sink-resolver.js';
 export type { AlertMessage, DeliveryOutcome, Sink, SinkType } from '../sinks/index.js';

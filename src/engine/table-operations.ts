@@ -1,6 +1,6 @@
 import { EngineError, type Logger } from '../core/index.js';
 import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
-import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
+import { createVersionTableStatement, mutationTarget, schemaMigrations, type SchemaOptions } from './schema.js';
 import { catalogDaysExact } from './catalog-days.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
 
@@ -128,10 +128,10 @@ FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexId
   /** Deletes an index's events, its catalog rows and minute counts (lightweight DELETE, synchronous). */
   async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
     const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)}`;
-    await this.runner.exec(`DELETE FROM logs WHERE ${where}`);
-    await this.runner.exec(`DELETE FROM field_catalog WHERE ${where}`);
-    await this.runner.exec(`DELETE FROM event_minutes WHERE ${where}`);
-    await this.runner.exec(`DELETE FROM time_extents WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('logs')} WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('field_catalog')} WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('event_minutes')} WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('time_extents')} WHERE ${where}`);
   }
 
   /**
@@ -145,22 +145,23 @@ FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexId
     // The primary key answers this probe from one granule.
     const older = await this.runner.query<{ n: string }>(`SELECT count() AS n FROM (SELECT 1 FROM logs WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)} LIMIT 1)`);
     if (Number(older.rows[0]?.n ?? 0) === 0) return;
-    await this.runner.exec(`DELETE FROM logs WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)}`);
+    await this.runner.exec(`DELETE FROM ${this.local('logs')} WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)}`);
     // A cutoff outside the days a Date holds would wrap (a cutoff in 1926 reads as a day in 2115 and
     // would delete the rows of every kept event): the rows stay, a harmless superset.
     const cutoffMs = Number(cutoffNs / 1_000_000n);
     if (catalogDaysExact(cutoffMs, cutoffMs)) {
-      await this.runner.exec(`DELETE FROM field_catalog WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
+      await this.runner.exec(`DELETE FROM ${this.local('field_catalog')} WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
     }
     // Only minutes wholly before the cutoff: the counts only size search slices.
-    await this.runner.exec(`DELETE FROM event_minutes WHERE ${where} AND minute < toStartOfMinute(toDateTime(${sqlTimestampNs(cutoffNs)}, 'UTC'))`);
+    await this.runner.exec(`DELETE FROM ${this.local('event_minutes')} WHERE ${where} AND minute < toStartOfMinute(toDateTime(${sqlTimestampNs(cutoffNs)}, 'UTC'))`);
   }
 
   /** Active parts of `logs`: rows, disk and uncompressed bytes, part count. */
   async storageStats(): Promise<EngineStorageStats> {
     const result = await this.runner.query<{ rows: string; disk: string; uncompressed: string; parts: string }>(
       `SELECT sum(rows) AS rows, sum(bytes_on_disk) AS disk, sum(data_uncompressed_bytes) AS uncompressed, count() AS parts
-FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND active`,
+FROM ${this.schema.cluster === undefined ? "system.parts WHERE table = 'logs'" : `cluster(${sqlString(this.schema.cluster)}, system.parts) WHERE table = 'logs_local'`}
+  AND database = currentDatabase() AND active`,
     );
     const row = result.rows[0];
     return {
@@ -173,8 +174,13 @@ FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND acti
 
   /** Merges every partition of both tables down to one part (benchmarks and tests). */
   async optimize(): Promise<void> {
-    await this.runner.exec('OPTIMIZE TABLE logs FINAL');
-    await this.runner.exec('OPTIMIZE TABLE field_catalog FINAL');
+    await this.runner.exec(`OPTIMIZE TABLE ${this.local('logs')} FINAL`);
+    await this.runner.exec(`OPTIMIZE TABLE ${this.local('field_catalog')} FINAL`);
+  }
+
+  /** Where mutations of a table go: the table, or on a cluster its local tables on every shard. */
+  private local(table: string): string {
+    return mutationTarget(table, this.schema);
   }
 
   /** Throws unless the engine answers a trivial query. */

@@ -1,7 +1,8 @@
 /**
  * Ad hoc queries for the API and the CLI (interface 4.1): start, progress, cancel and blocking
  * queries, with the concurrency limits and the record lifetime an operator configures. Query
- * records live in memory (embedded mode); the tenant's indexes come from the caller.
+ * records live in memory, and also in the shared store when several servers share one
+ * (SharedQueries), so any server answers for any query; the tenant's indexes come from the caller.
  */
 import { EngineError, ErrorCodes, NotFoundError, TooManyRequestsError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
@@ -11,6 +12,7 @@ import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
 import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery } from './short-range-query.js';
 import { FieldCatalogCache } from './field-catalog-cache.js';
+import { SharedQueries, type SharedQueryRecords } from './shared-queries.js';
 import type { QueryResult, TimeRange } from './query-result.js';
 
 export type { QueryResult, TimeRange } from './query-result.js';
@@ -56,6 +58,7 @@ export class SearchService {
   private readonly entries = new Map<string, Entry>();
   private readonly running = new Set<QueryRun>();
   private readonly catalog: FieldCatalogCache;
+  private readonly shared: SharedQueries | null;
 
   constructor(
     private readonly engine: Engine,
@@ -64,8 +67,11 @@ export class SearchService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: SearchSettings = defaultSearchSettings,
+    /** The shared store's query records, when other servers share it. */
+    sharedRecords: SharedQueryRecords | null = null,
   ) {
     this.catalog = new FieldCatalogCache(engine, clock);
+    this.shared = sharedRecords && new SharedQueries(sharedRecords, clock, logger, { resultTtlMs: settings.resultTtlS * 1000, pollIntervalMs: 250 });
   }
 
   /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
@@ -77,27 +83,47 @@ export class SearchService {
     void run.done.then(() => {
       entry.finishedAtMs = this.clock.nowMs();
     });
+    if (this.shared) {
+      try {
+        await this.shared.track(run, tenant);
+      } catch (error) {
+        // Other servers could not answer for it: better no query than one only this server knows.
+        run.cancel();
+        throw error;
+      }
+    }
     return run.id;
   }
 
   /**
    * `query_progress`: what the query holds now. Query ids are unique over all tenants, so the
    * caller says which owners it may see (a key may hold several tenants); a query of any other
-   * tenant, an expired or an unknown id: 404.
+   * tenant, an expired or an unknown id: 404. A query another server runs is read from the
+   * shared store.
    */
-  progress(qrId: string, maySee: (tenant: string) => boolean): QuerySnapshot {
+  async progress(qrId: string, maySee: (tenant: string) => boolean): Promise<QuerySnapshot> {
     this.sweep();
     const entry = this.entries.get(qrId);
-    if (!entry || !maySee(entry.tenant)) throw new NotFoundError(`no query ${describeQueryId(qrId)}`);
-    const snapshot = entry.run.snapshot();
+    const found = entry ? { tenant: entry.tenant, snapshot: entry.run.snapshot() } : await this.shared?.read(qrId);
+    if (!found || !maySee(found.tenant)) throw new NotFoundError(`no query ${describeQueryId(qrId)}`);
+    const { snapshot } = found;
     if (snapshot.status === 'failed' && snapshot.error) throw snapshot.error;
     return snapshot;
   }
 
-  /** `cancel_query`: stops the query if the caller may see its tenant; always succeeds (idempotent). */
-  cancel(qrId: string, maySee: (tenant: string) => boolean): void {
+  /**
+   * `cancel_query`: stops the query if the caller may see its tenant; always succeeds
+   * (idempotent). A query another server runs is cancelled by that server, which polls the
+   * shared store for such requests.
+   */
+  async cancel(qrId: string, maySee: (tenant: string) => boolean): Promise<void> {
     const entry = this.entries.get(qrId);
-    if (entry && maySee(entry.tenant)) entry.run.cancel();
+    if (entry) {
+      if (maySee(entry.tenant)) entry.run.cancel();
+      return;
+    }
+    const found = await this.shared?.read(qrId);
+    if (found && maySee(found.tenant) && found.snapshot.status === 'running') await this.shared?.requestCancel(qrId);
   }
 
   /** `blocking_query`: runs to completion, or is cancelled and answers 504 past the time limit. */
@@ -186,9 +212,11 @@ export class SearchService {
     return this.running.size;
   }
 
-  /** Cancels every running query (server shutdown). */
-  cancelAll(): void {
+  /** Cancels every running query and stops updating shared records (server shutdown). */
+  async close(): Promise<void> {
     for (const run of this.running) run.cancel();
+    await Promise.all([...this.running].map((run) => run.done));
+    await this.shared?.close();
   }
 
   private async launch(asked: AdhocQuery): Promise<QueryRun> {
