@@ -8,7 +8,7 @@ export type WriteDetections = (tenantId: string, events: readonly Record<string,
 /** Detection events written to the engine per insert. */
 const detectionBatch = 2000;
 /** How long one process may ship before another may take over (renewed every batch). */
-export const shipperLeaseMs = 60_000;
+export const shipperLeaseMs = 20_000;
 const shipperLease = 'detections:shipper';
 
 /**

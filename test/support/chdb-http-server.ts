@@ -11,7 +11,7 @@
  *   node --import tsx test/support/chdb-http-server.ts DATA_DIR [PORT]
  * It prints `listening <port>` once it answers.
  *
- * One test hook: a statement whose text holds `vigil_test_slow_query` waits 30 s before it runs
+ * One test hook: a statement whose text holds `vigiltestslowquery` waits 30 s before it runs
  * (a KILL QUERY naming its log_comment ends the wait with code 394), so a test can poll and
  * cancel a query that is really running on the engine's side.
  */
@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Session } from 'chdb';
 
-const slowToken = 'vigil_test_slow_query';
+const slowToken = 'vigiltestslowquery';
 const slowMs = 30_000;
 // Settings that only steer the HTTP exchange; this server always answers once the statement ends.
 const httpOnlySettings = new Set(['wait_end_of_query', 'cancel_http_readonly_queries_on_client_close', 'query', 'database', 'default_format']);
