@@ -99,6 +99,10 @@ describe('two servers on one store and one engine', () => {
       ruleIds.push(rule.id);
     }
 
+    /** Deliveries still pending of alerts of windows ending by `endMs`. */
+    const pendingUpTo = async (endMs: number): Promise<number> =>
+      Number((await db.query<{ n: string }>("select count(*) as n from alert_deliveries d join alerts a on a.id = d.alert_id where d.status = 'pending' and a.window_end_ms <= $1", [endMs])).rows[0]?.n);
+
     a = await startVigilServer(dirs[0]!, env);
     copyFileSync(join(dirs[0]!, 'bootstrap-key'), join(dirs[1]!, 'bootstrap-key'));
     b = await startVigilServer(dirs[1]!, env);
@@ -139,20 +143,20 @@ describe('two servers on one store and one engine', () => {
     for (const deadline = Date.now() + 150_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
       const { rows } = await db.query<{ cursor_ms: string }>('select cursor_ms from detection_rule_state');
       cursors = rows.map((r) => Number(r.cursor_ms));
-      const pending = await store.alerts.pendingCount();
+      const pending = await pendingUpTo(lastEnd);
       if (cursors.length === rules && cursors.every((c) => c >= lastEnd) && pending === 0) break;
     }
     expect(cursors.filter((c) => c >= lastEnd)).toHaveLength(rules);
-    expect(await store.alerts.pendingCount()).toBe(0);
+    expect(await pendingUpTo(lastEnd)).toBe(0);
 
-    // Every window of every rule evaluated once: one alert per (rule, window), none missing.
-    const alerts = await db.query<{ id: string; rule_id: string; window_end_ms: string }>('select id, rule_id, window_end_ms from alerts');
+    // Every window of every rule evaluated once: one alert per (rule, window), none missing. The
+    // servers go on with windows ending after lastEnd in real time; those are not counted.
+    const alerts = await db.query<{ id: string; rule_id: string; window_end_ms: string }>('select id, rule_id, window_end_ms from alerts where window_end_ms <= $1', [lastEnd]);
     const byRule = new Map<string, number[]>();
     for (const row of alerts.rows) byRule.set(row.rule_id, [...(byRule.get(row.rule_id) ?? []), Number(row.window_end_ms)]);
-    const finalCursor = new Map((await db.query<{ rule_id: string; cursor_ms: string }>('select rule_id, cursor_ms from detection_rule_state')).rows.map((r) => [r.rule_id, Number(r.cursor_ms)]));
     for (const id of ruleIds) {
       const expected: number[] = [];
-      for (let end = startCursor + minute; end <= finalCursor.get(id)!; end += minute) expected.push(end);
+      for (let end = startCursor + minute; end <= lastEnd; end += minute) expected.push(end);
       expect((byRule.get(id) ?? []).sort((x, y) => x - y), id).toEqual(expected);
     }
     // A's leases (if it held any when it died) were taken over: every rule caught up above.
@@ -170,11 +174,11 @@ describe('two servers on one store and one engine', () => {
       expect(copies, id).toBeGreaterThanOrEqual(1);
       if (copies > 1) expect(leasedAtKill.has(deliveries.get(id)!), `alert ${id} delivered ${copies} times`).toBe(true);
     }
-    expect(received.size).toBe(alerts.rows.length);
     const total = alerts.rows.length;
 
     // Each window's detection reached _detections (once the dead server's shipper lease expired).
     // A copy could repeat only if a server died between writing a batch and marking it shipped.
+    const wanted = new Set(alerts.rows.map((r) => r.id));
     let detectionIds = 0;
     let detectionEvents = 0;
     for (const deadline = Date.now() + 45_000; Date.now() < deadline && detectionIds < total; await new Promise((r) => setTimeout(r, 500))) {
@@ -185,7 +189,7 @@ describe('two servers on one store and one engine', () => {
         body: JSON.stringify({ tenant_id: 'default', query: '@index=_detections | groupbycount id', start_time: new Date(0).toISOString(), end_time: new Date(now + 3_600_000).toISOString() }),
       });
       expect(grouped.status).toBe(200);
-      const rows = grouped.body.results.rows as { columns: Record<string, string | number> }[];
+      const rows = (grouped.body.results.rows as { columns: Record<string, string | number> }[]).filter((row) => wanted.has(String(row.columns.id)));
       detectionIds = rows.length;
       detectionEvents = rows.reduce((sum, row) => sum + Number(Object.values(row.columns).find((v) => typeof v === 'number') ?? 0), 0);
     }
