@@ -266,9 +266,11 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     },
     // v7 keeps each index's time extents, filled here from the stored events (min and max: a
     // step repeated after a crash adds the same extents again; migrations run before any insert).
+    // Over nanoseconds, as TableOperations.writtenTimeSpans explains.
     {
       version: 7,
-      statements: renderAll([timeExtentsTable, 'INSERT INTO time_extents SELECT tenant, idx, min(ts), max(ts) FROM logs GROUP BY tenant, idx'], options),
+      statements: renderAll([timeExtentsTable, `INSERT INTO time_extents SELECT tenant, idx, fromUnixTimestamp64Nano(min(toUnixTimestamp64Nano(ts)), 'UTC'), fromUnixTimestamp64Nano(max(toUnixTimestamp64Nano(ts)), 'UTC')
+FROM logs GROUP BY tenant, idx`], options),
     },
     // v8 compresses raw with LZ4 (rawColumn). A codec change only, like v5 and v6: stored parts
     // keep ZSTD until merged.

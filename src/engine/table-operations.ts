@@ -91,11 +91,17 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
     await this.runner.exec(`INSERT INTO time_extents (tenant, idx, min_ts, max_ts) ${rows.join(' UNION ALL ')}`);
   }
 
-  /** Per index, the span of every event time written to it (time_extents); none for an index never written. */
+  /**
+   * Per index, the span of every event time written to it (time_extents); none for an index never written.
+   *
+   * min and max of times are taken over their nanoseconds (Int64), here and in indexStats: once
+   * ClickHouse 26.7 JIT-compiles min/max of a DateTime64 (the third time a statement aggregates
+   * them), it compares the values as unsigned, so a time before 1970 became the latest.
+   */
   async writtenTimeSpans(tenant: string, indexIds: readonly string[]): Promise<Map<string, TimeSpan>> {
     if (indexIds.length === 0) return new Map();
     const result = await this.runner.query<{ idx: string; min_ns: string; max_ns: string }>(
-      `SELECT idx, toString(toUnixTimestamp64Nano(min(min_ts))) AS min_ns, toString(toUnixTimestamp64Nano(max(max_ts))) AS max_ns
+      `SELECT idx, toString(min(toUnixTimestamp64Nano(min_ts))) AS min_ns, toString(max(toUnixTimestamp64Nano(max_ts))) AS max_ns
 FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx`,
     );
     return new Map(result.rows.map((row) => [row.idx, { minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) }]));
@@ -113,8 +119,8 @@ FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList
   async indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
     if (indexIds.length === 0) return [];
     const result = await this.runner.query<{ idx: string; rows: string; min_ns: string; max_ns: string }>(
-      `SELECT idx, count() AS rows, toString(toUnixTimestamp64Nano(min(ts))) AS min_ns,
-  toString(toUnixTimestamp64Nano(max(ts))) AS max_ns
+      `SELECT idx, count() AS rows, toString(min(toUnixTimestamp64Nano(ts))) AS min_ns,
+  toString(max(toUnixTimestamp64Nano(ts))) AS max_ns
 FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx`,
     );
     const found = new Map(result.rows.map((row) => [row.idx, row]));

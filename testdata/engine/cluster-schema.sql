@@ -131,7 +131,8 @@ SETTINGS fsync_after_insert = 1, fsync_part_directory = 1;
 CREATE TABLE IF NOT EXISTS time_extents ON CLUSTER `events` AS time_extents_local
 ENGINE = Distributed(`events`, currentDatabase(), time_extents_local, rand());
 
-INSERT INTO time_extents SELECT tenant, idx, min(ts), max(ts) FROM logs GROUP BY tenant, idx;
+INSERT INTO time_extents SELECT tenant, idx, fromUnixTimestamp64Nano(min(toUnixTimestamp64Nano(ts)), 'UTC'), fromUnixTimestamp64Nano(max(toUnixTimestamp64Nano(ts)), 'UTC')
+FROM logs GROUP BY tenant, idx;
 
 -- schema v8
 ALTER TABLE logs_local ON CLUSTER `events` MODIFY COLUMN raw String CODEC(LZ4) SETTINGS (min_compress_block_size = 16384, max_compress_block_size = 262144);

@@ -87,11 +87,15 @@ export function describeCatalogContract(engine: () => Engine): void {
         anEvent({ tenant, indexId: 'b', tsNs: 7n }),
         anEvent({ tenant: other, indexId: 'a', tsNs: 9_000_000_000_000_000_000n }),
       ]);
-      expect(await engine().indexStats(tenant, ['a', 'b', 'empty'])).toEqual([
-        { indexId: 'a', rows: 3, minTsNs: -5n, maxTsNs: 1_704_164_645_123_456_789n },
-        { indexId: 'b', rows: 1, minTsNs: 7n, maxTsNs: 7n },
-        { indexId: 'empty', rows: 0, minTsNs: null, maxTsNs: null },
-      ]);
+      // Read several times: ClickHouse compiles an aggregation it saw three times (the JIT once
+      // ordered times before 1970 as unsigned: see TableOperations.writtenTimeSpans).
+      for (let read = 0; read < 5; read++) {
+        expect(await engine().indexStats(tenant, ['a', 'b', 'empty'])).toEqual([
+          { indexId: 'a', rows: 3, minTsNs: -5n, maxTsNs: 1_704_164_645_123_456_789n },
+          { indexId: 'b', rows: 1, minTsNs: 7n, maxTsNs: 7n },
+          { indexId: 'empty', rows: 0, minTsNs: null, maxTsNs: null },
+        ]);
+      }
       expect(await engine().indexStats(tenant, [])).toEqual([]);
     });
   });
