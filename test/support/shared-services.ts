@@ -51,6 +51,44 @@ export async function dropPostgresSchema(schema: string): Promise<void> {
   await (await adminPool()).query(`drop schema if exists ${schema} cascade`);
 }
 
+/**
+ * Schemas of this test file that a closed store gave back, migrated and emptied: a migration
+ * costs about half a second on a loaded machine, emptying the tables a few milliseconds.
+ */
+const emptiedSchemas: string[] = [];
+
+/**
+ * An empty schema for a store: one given back by releasePostgresSchema (already migrated, so the
+ * store's `migrate()` finds nothing to do) or a new one. The store URL and the schema's name.
+ */
+export async function reusablePostgresSchema(): Promise<{ url: string; schema: string }> {
+  const schema = emptiedSchemas.pop();
+  if (schema === undefined) return freshPostgresSchema();
+  return { url: inject('postgresUrl'), schema };
+}
+
+/**
+ * Empties every table of a schema from reusablePostgresSchema but the migrator's own and keeps it
+ * for the next store; call once its store is closed. Call dropReleasedPostgresSchemas at the end.
+ * DELETE with foreign keys off (replica role, this transaction only) costs a fraction of
+ * TRUNCATE, which makes new files for every table and index.
+ */
+export async function releasePostgresSchema(schema: string): Promise<void> {
+  const pool = await adminPool();
+  const { rows } = await pool.query<{ name: string }>(
+    "select tablename as name from pg_tables where schemaname = $1 and tablename not like 'kysely\\_%'",
+    [schema],
+  );
+  const deletes = rows.map((r) => `delete from ${schema}."${r.name}";`).join(' ');
+  await pool.query(`begin; set local session_replication_role = replica; ${deletes} commit;`);
+  emptiedSchemas.push(schema);
+}
+
+/** Drops the schemas releasePostgresSchema keeps (the catalog stays small). */
+export async function dropReleasedPostgresSchemas(): Promise<void> {
+  for (const schema of emptiedSchemas.splice(0)) await dropPostgresSchema(schema);
+}
+
 /** A new empty database that sorts text in byte order, as Vigil needs: its URL. */
 export async function freshPostgresDatabase(options: { collate?: string } = {}): Promise<string> {
   const database = uniqueName('vigil');

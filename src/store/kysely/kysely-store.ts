@@ -38,6 +38,11 @@ export interface KyselyStoreOptions {
   readonly clock: Clock;
   /** The schema holding the tables, when not the default one (PostgreSQL). */
   readonly schema?: string;
+  /**
+   * Whether the dialect locks rows with `SELECT … FOR UPDATE` (PostgreSQL). SQLite has no row
+   * locks and needs none: its write transactions exclude each other.
+   */
+  readonly selectForUpdate?: boolean;
 }
 
 /**
@@ -70,7 +75,7 @@ export class KyselyStore implements Store {
     this.indexes = new KyselyIndexRepository(db, runner);
     this.audit = new KyselyAuditRepository(db, runner, options.clock);
     this.rules = new KyselyDetectionRuleRepository(db, runner);
-    this.sinks = new KyselyEventSinkRepository(db, runner);
+    this.sinks = new KyselyEventSinkRepository(db, runner, { selectForUpdate: options.selectForUpdate ?? false });
     this.chatIntegrations = new KyselyChatIntegrationRepository(db, runner);
     this.detectionState = new KyselyDetectionStateRepository(db, runner);
     this.alerts = new KyselyAlertRepository(db, runner);

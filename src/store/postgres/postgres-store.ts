@@ -54,6 +54,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   return new KyselyStore(db, {
     classifyViolation: classifyPostgresViolation,
     clock: options.clock ?? systemClock,
+    selectForUpdate: true,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
   });
 }

@@ -18,8 +18,9 @@ export type { StoreFactory } from './store-fixtures.js';
 
 /**
  * The Store contract suite: every adapter runs it (ARCHITECTURE.md section 3), so behaviour the
- * rest of the service relies on is written down once. `makeStore` returns a new, empty,
- * unmigrated store per call; each test migrates its own and closes it afterwards.
+ * rest of the service relies on is written down once. `makeStore` returns a new, empty store
+ * per call (unmigrated, or migrated already when an adapter reuses emptied schemas); each test
+ * migrates its own and closes it afterwards.
  */
 export function describeStoreContract(name: string, makeStore: StoreFactory): void {
   describe(`store contract: ${name}`, () => {
