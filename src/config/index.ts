@@ -5,4 +5,4 @@
  */
 export type { VigilConfig, EngineConfig, StoreConfig, HttpConfig, IngestConfig, QueryLimitsConfig, SecurityConfig, SecretsKeySource, DetectionsConfig } from './vigil-config.js';
 export { readSecretsKey } from './secrets-key.js';
-export { loadConfig, type ConfigOverrides } from './load-config.js';
+export { embeddedStorePath, loadConfig, type ConfigOverrides } from './load-config.js';

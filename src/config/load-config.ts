@@ -68,7 +68,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     port,
     logLevel,
     engine: clickhouseUrl ? { kind: 'clickhouse', url: clickhouseUrl, poolSize, cluster: cluster ?? null } : { kind: 'chdb', path: resolve(dataDir, 'engine'), poolSize },
-    store: storeUrl ? { kind: 'postgres', url: storeUrl } : { kind: 'sqlite', path: resolve(dataDir, 'vigil.db') },
+    store: storeUrl ? { kind: 'postgres', url: storeUrl } : { kind: 'sqlite', path: embeddedStorePath(dataDir) },
     http: {
       maxIngestBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_INGEST_BYTES', problems), int(file, 'max_ingest_bytes', problems), 256 * 1024 * 1024),
       maxJsonBodyBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_JSON_BODY_BYTES', problems), int(file, 'max_json_body_bytes', problems), 1024 * 1024),
@@ -237,4 +237,9 @@ function boolFromEnv(env: Env, name: string, problems: Diagnostic[]): boolean | 
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   problems.push(errorDiagnostic('env_type', `${name} must be true or false, got ${JSON.stringify(raw)}`, { field: name }));
   return undefined;
+}
+
+/** The embedded (SQLite) store's file in a data dir: the store unless store_url is set, and what `vigil migrate-store` copies. */
+export function embeddedStorePath(dataDir: string): string {
+  return resolve(dataDir, 'vigil.db');
 }

@@ -84,6 +84,11 @@ export class KyselyStore implements Store {
     this.queries = new KyselyQueryRecordRepository(db, runner);
   }
 
+  /** The Kysely instance, for store-wide work within the store module (copyStore). */
+  get database(): Kysely<StoreDatabase> {
+    return this.db;
+  }
+
   migrate(): Promise<void> {
     return migrateStore(this.db, this.options.schema === undefined ? {} : { schema: this.options.schema });
   }
