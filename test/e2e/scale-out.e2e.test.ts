@@ -4,7 +4,8 @@
  * 127.0.0.1. Sized for the suite: 100 rules with a 60 s window each, whose cursors start five
  * minutes back, as after an outage (seeded through the store), so the servers catch up five
  * windows per rule at once instead of over five real minutes; the rule time-out is 5 s, so a
- * dead server's rule leases expire after 10 s.
+ * dead server's rule leases expire after 10 s. Waits are deadlines: a loaded machine only makes
+ * the test longer.
  */
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ describe('two servers on one store and one engine', () => {
   let db: pg.Pool;
   let a: ServerProcess | undefined;
   let b: ServerProcess | undefined;
+  let startingB: Promise<ServerProcess> | undefined;
 
   beforeAll(async () => {
     const storeUrl = await freshPostgresDatabase();
@@ -52,6 +54,7 @@ describe('two servers on one store and one engine', () => {
   });
 
   afterAll(async () => {
+    b ??= await startingB?.catch(() => undefined);
     await Promise.all([a?.stop(), b?.stop()]);
     await receiver?.stop();
     await store?.close();
@@ -60,9 +63,13 @@ describe('two servers on one store and one engine', () => {
   });
 
   it('evaluates every window once, delivers every alert, survives kill -9 of one server, and answers queries through either', async () => {
-    // Server A alone first: the bootstrap key, the index with its events, the sink.
+    // A first (it creates the bootstrap key, which B's data dir gets a copy of), then B, which
+    // starts while A takes the index with its events and the sink.
     a = await startVigilServer(dirs[0]!, env);
     const key = a.bootstrapKey;
+    copyFileSync(join(dirs[0]!, 'bootstrap-key'), join(dirs[1]!, 'bootstrap-key'));
+    startingB = startVigilServer(dirs[1]!, env);
+    startingB.catch(() => undefined); // awaited below; a failed start fails the test there
     const now = Date.now();
     const lastEnd = Math.floor(now / minute) * minute;
     const events = [];
@@ -76,9 +83,9 @@ describe('two servers on one store and one engine', () => {
       body: JSON.stringify({ tenant_id: 'default', name: 'hook', description: '', event_sink_args: { Webhook: { url: `${receiver.url}/hook` } } }),
     });
     expect(sink.status).toBe(200);
-    await a.stop();
 
-    // 100 Active rules whose cursors stand five windows back, as after an outage.
+    // 100 rules whose cursors stand five windows back, as after an outage: stored Paused with
+    // their cursors, then made Active in one statement, so no server sees one without its cursor.
     const startCursor = lastEnd - windowsBack * minute;
     const ruleIds: string[] = [];
     for (let i = 0; i < rules; i++) {
@@ -91,6 +98,7 @@ describe('two servers on one store and one engine', () => {
         timeRangeS: 60,
         runFrequencyS: 60,
         eventSinkIds: [sink.body.event_sink.id],
+        enabledStateOverride: 'Paused',
         createdAt: now + i,
         updatedAt: now + i,
       });
@@ -103,9 +111,8 @@ describe('two servers on one store and one engine', () => {
     const pendingUpTo = async (endMs: number): Promise<number> =>
       Number((await db.query<{ n: string }>("select count(*) as n from alert_deliveries d join alerts a on a.id = d.alert_id where d.status = 'pending' and a.window_end_ms <= $1", [endMs])).rows[0]?.n);
 
-    a = await startVigilServer(dirs[0]!, env);
-    copyFileSync(join(dirs[0]!, 'bootstrap-key'), join(dirs[1]!, 'bootstrap-key'));
-    b = await startVigilServer(dirs[1]!, env);
+    b = await startingB;
+    await db.query("update detection_rules set enabled_state_override = 'Active'");
     const pidA = (JSON.parse(readFileSync(join(dirs[0]!, 'server.json'), 'utf8')) as { pid: number }).pid;
 
     // A query started on A is polled and cancelled through B (the stand-in holds statements
