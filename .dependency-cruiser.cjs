@@ -38,10 +38,10 @@ module.exports = {
     },
     {
       name: 'concrete-adapters-only-in-roots',
-      comment: 'only server.ts, bin.ts and tests name the chdb and sqlite adapters',
+      comment: 'only the composition roots (runtime.ts, server.ts, bin.ts) and tests name the concrete engine and store adapters',
       severity: 'error',
       from: { path: '^src/(api|cli|admin|search|ingest|detections|shippers)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/(engine/chdb|store/sqlite)/' },
+      to: { path: '^src/(engine/chdb|engine/clickhouse|store/sqlite|store/postgres)/' },
     },
     {
       name: 'console-only-through-the-api',

@@ -12,7 +12,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'node', include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'console/src/**/*.test.ts'], exclude: ['test/browser/**'] },
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'console/src/**/*.test.ts'],
+          exclude: ['test/browser/**'],
+          // One PostgreSQL and one ClickHouse HTTP endpoint for the whole run, started in the background.
+          globalSetup: ['test/support/global-services.ts'],
+        },
       },
       {
         // The console in a real browser: one server and one Chromium for every file, started by

@@ -11,6 +11,7 @@ import { runIngestBench } from './ingest-bench.js';
 import { runPreviewBench } from './preview-bench.js';
 import { runQueryBench } from './query-bench.js';
 import { runShippersBench } from './shippers-bench.js';
+import { runScaleOutBench } from './scale-out-bench.js';
 
 type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 
@@ -22,6 +23,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   console: runConsoleBench,
   preview: runPreviewBench,
   shippers: runShippersBench,
+  'scale-out': runScaleOutBench,
 };
 
 const repoDir = fileURLToPath(new URL('..', import.meta.url));

@@ -1,4 +1,9 @@
-import { loadConfig } from './config/index.js';
+import { existsSync } from 'node:fs';
+import { embeddedStorePath, loadConfig } from './config/index.js';
+import { StoreError } from './core/index.js';
+import { copyStore } from './store/index.js';
+import { createPostgresStore, describeUrl } from './store/postgres/index.js';
+import { createSqliteStore } from './store/sqlite/index.js';
 import { discardOutputOnceClosed, runCli, type CliContext } from './cli/index.js';
 import { DataDirBusyError, readServerInfo } from './data-dir-lock.js';
 import { openRuntime, openScratchEngine, createLogger } from './runtime.js';
@@ -38,6 +43,21 @@ const context: CliContext = {
   runningServer: (dataDir) => readServerInfo(dataDir),
   isDataDirBusy: (error) => error instanceof DataDirBusyError,
   nowMs: () => Date.now(),
+  async copyEmbeddedStore(config, url, onTable) {
+    const path = embeddedStorePath(config.dataDir);
+    if (!existsSync(path)) throw new StoreError(`no embedded store at ${path}: nothing to copy (give the data dir with --data-dir)`);
+    const source = await createSqliteStore(path);
+    try {
+      const target = await createPostgresStore(url);
+      try {
+        return { tables: await copyStore(source, target, onTable), target: describeUrl(url) };
+      } finally {
+        await target.close();
+      }
+    } finally {
+      await source.close();
+    }
+  },
   openScratchEngine,
 };
 

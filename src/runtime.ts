@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { readSecretsKey, type DetectionsConfig, type VigilConfig } from './config/index.js';
-import { SecretBox, systemClock, type Clock } from './core/index.js';
+import { SecretBox, newId, systemClock, type Clock } from './core/index.js';
 import { createServices, defaultDetectionEngineSettings, type DetectionEngineSettings, type Services } from './admin/index.js';
 import type { DetectionMetrics } from './detections/index.js';
 import { vigilVersion } from './version.js';
@@ -11,6 +11,7 @@ import type { Engine } from './engine/index.js';
 import { ChdbEngine } from './engine/chdb/index.js';
 import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
 import type { Store } from './store/index.js';
+import { createPostgresStore } from './store/postgres/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { prepareDataDir } from './data-dir.js';
@@ -23,6 +24,8 @@ export interface Runtime {
   readonly store: Store;
   readonly engine: Engine | null;
   readonly services: Services;
+  /** This process's name among the servers of a shared store (lease holder, query owner). */
+  readonly instanceId: string;
   close(): Promise<void>;
 }
 
@@ -52,7 +55,11 @@ export async function openRuntime(
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   prepareDataDir(config.dataDir, { create: options.createDataDir ?? true });
-  const store = await createSqliteStore(config.store.path, { clock });
+  const store = await openStore(config, clock);
+  // Embedded (chDB and SQLite): the data dir lock makes this process the only server of its
+  // store. Otherwise other servers may share it (docs/scale-out.md).
+  const exclusive = config.engine.kind === 'chdb' && config.store.kind === 'sqlite';
+  const instanceId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   let lock: DataDirLock | null = null;
   let engine: Engine | null = null;
   try {
@@ -63,7 +70,10 @@ export async function openRuntime(
         lock = DataDirLock.acquire(config.dataDir);
         opened = new ChdbEngine({ path: config.engine.path, poolSize: config.engine.poolSize }, logger.child({ component: 'engine' }));
       } else {
-        opened = new ClickHouseHttpEngine({ url: config.engine.url }, logger.child({ component: 'engine' }));
+        opened = new ClickHouseHttpEngine(
+          { url: config.engine.url, ...(config.engine.cluster === null ? {} : { schema: { cluster: config.engine.cluster } }) },
+          logger.child({ component: 'engine' }),
+        );
       }
       engine = opened;
       await opened.init();
@@ -84,7 +94,9 @@ export async function openRuntime(
     // Read (or created) on first use: only processes that seal or open a secret touch the key.
     secrets: new SecretBox(() => readSecretsKey(config.security.secretsKey)),
     allowPrivateDestinations: config.security.allowPrivateDestinations,
-    detections: detectionEngineSettings(config.detections, config.engine.kind === 'chdb'),
+    detections: { ...detectionEngineSettings(config.detections, exclusive), leaseHolder: instanceId },
+    instanceId,
+    sharedStore: !exclusive,
     ...(options.detectionMetrics ? { detectionMetrics: options.detectionMetrics } : {}),
   });
   return {
@@ -94,7 +106,9 @@ export async function openRuntime(
     store,
     engine,
     services,
+    instanceId,
     async close() {
+      await services.search?.close();
       await services.detections?.stop();
       await services.maintenance?.stop();
       await engine?.close();
@@ -102,6 +116,11 @@ export async function openRuntime(
       await store.close();
     },
   };
+}
+
+/** The configured metadata store: SQLite in the data dir, or a shared PostgreSQL. */
+function openStore(config: VigilConfig, clock: Clock): Promise<Store> {
+  return config.store.kind === 'sqlite' ? createSqliteStore(config.store.path, { clock }) : createPostgresStore(config.store.url, { clock });
 }
 
 /** The detection engine's settings from the configuration (seconds become milliseconds). */
@@ -115,6 +134,8 @@ export function detectionEngineSettings(config: DetectionsConfig, exclusiveWorke
       maxConcurrentRuns: config.maxConcurrentRuns,
       ruleTimeoutMs: config.ruleTimeoutS * 1000,
       maxRows: config.maxRows,
+      // A window may run for its time-out; the rest covers reading the rule and the commit.
+      leaseMs: config.ruleTimeoutS * 1000 + 5000,
     },
     windowBatchSize: config.windowBatchSize,
     delivery: {

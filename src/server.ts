@@ -85,19 +85,36 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
 /**
  * First start: with no live key, create tenant `default` (a UUID id, the name `default`) and an
  * admin key, shown once. A data dir made before tenants had names keeps its tenant with id
- * `default` (docs/compatibility.md).
+ * `default` (docs/compatibility.md). Servers of a shared store starting together take turns (a
+ * lease), so only one of them creates the key.
  */
 async function bootstrap(runtime: Runtime, out: NodeJS.WritableStream): Promise<void> {
-  const { services, config } = runtime;
+  const { services, store, clock, instanceId } = runtime;
   const tenant = await services.tenants.ensure(defaultTenantName);
   if (await services.keys.anyActive()) return;
-  const { secret } = await services.keys.create({ name: 'bootstrap admin', tenants: [tenant.id], admin: true }, cliActor);
+  for (;;) {
+    const now = clock.nowMs();
+    if (await store.leases.claim('bootstrap', instanceId, now, now + 30_000)) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (await services.keys.anyActive()) return;
+  }
+  try {
+    if (await services.keys.anyActive()) return;
+    await createBootstrapKey(runtime, tenant.id, out);
+  } finally {
+    await store.leases.release('bootstrap', instanceId);
+  }
+}
+
+async function createBootstrapKey(runtime: Runtime, tenantId: string, out: NodeJS.WritableStream): Promise<void> {
+  const { services, config } = runtime;
+  const { secret } = await services.keys.create({ name: 'bootstrap admin', tenants: [tenantId], admin: true }, cliActor);
   const keyFile = join(config.dataDir, 'bootstrap-key');
   writeFileSync(keyFile, `${secret}\n`, { mode: 0o600 });
   out.write(
     [
       '',
-      `Created tenant "default" (tenant_id ${tenant.id}) and an admin API key. It is shown only this once:`,
+      `Created tenant "default" (tenant_id ${tenantId}) and an admin API key. It is shown only this once:`,
       '',
       `    ${secret}`,
       '',

@@ -40,6 +40,8 @@ export interface DetectionEngineSettings {
    * directory lock proves it), so leases left by a killed process can be released at start.
    */
   readonly exclusiveWorker: boolean;
+  /** This process's name as holder of leases on shared work (unique per process start). */
+  readonly leaseHolder?: string;
 }
 
 export const defaultDetectionEngineSettings: DetectionEngineSettings = {
@@ -129,15 +131,19 @@ export class DetectionEngine {
         logger: logger.child({ component: 'scheduler' }),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
         onAlertsQueued: () => this.worker.kick(),
+        ...(settings.leaseHolder === undefined ? {} : { leaseHolder: settings.leaseHolder }),
       },
       // Enough windows at once to fill every statement's batch; the batcher bounds the engine work.
       { ...settings.scheduler, maxConcurrentRuns: settings.scheduler.maxConcurrentRuns * settings.windowBatchSize },
     );
   }
 
-  /** Starts both loops. A process that is the only worker first takes back deliveries a killed one left leased. */
+  /** Starts both loops. A process that is the only worker first takes back deliveries and rules a killed one left leased. */
   async start(): Promise<void> {
-    if (this.exclusive) await this.store.alerts.releaseLeases();
+    if (this.exclusive) {
+      await this.store.alerts.releaseLeases();
+      await this.store.leases.releaseAll();
+    }
     this.scheduler.start();
     this.worker.start();
   }

@@ -1,6 +1,7 @@
 import { messageOf, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import { defaultTimestampFields } from '../ingest/index.js';
+import type { WorkLeases } from '../detections/index.js';
 import type { AuditEntry, Store } from '../store/index.js';
 import { writeSystemEvents } from './system-events.js';
 import type { TenantService } from './tenant-service.js';
@@ -14,7 +15,14 @@ export interface MaintenanceHooks {
   readonly writingEvents?: (tenantId: string) => () => void;
   /** Deletes the events of rule tests that a stopped process left (RuleTestRunner.sweepLeftovers). */
   readonly sweepRuleTestLeftovers?: () => Promise<number>;
+  /**
+   * The process's leases, when several processes share the store: maintenance then runs only
+   * in the holder of the `maintenance` lease, so each interval's work is done once.
+   */
+  readonly leases?: WorkLeases;
 }
+
+const maintenanceLease = 'maintenance';
 
 /**
  * Background upkeep of the process that holds the events engine: ships the audit outbox into
@@ -24,6 +32,8 @@ export interface MaintenanceHooks {
 export class Maintenance {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** How long a claim of the maintenance lease lasts: past the next run, so the holder keeps it while alive. */
+  private leaseMs = 10 * 60_000;
 
   constructor(
     private readonly store: Store,
@@ -34,8 +44,12 @@ export class Maintenance {
     private readonly hooks: MaintenanceHooks = {},
   ) {}
 
-  /** Runs every task once; a failing task is logged and does not stop the others. */
+  /**
+   * Runs every task once; a failing task is logged and does not stop the others. With shared
+   * leases, only while this process holds the maintenance lease (renewed before each task).
+   */
   async runOnce(): Promise<void> {
+    const { leases } = this.hooks;
     for (const [name, task] of [
       ['ship audit trail', () => this.shipAudit()],
       ['purge deleted indexes', () => this.purgeDeletedIndexes()],
@@ -43,6 +57,7 @@ export class Maintenance {
       ['sweep rule test leftovers', () => this.hooks.sweepRuleTestLeftovers?.()],
     ] as const) {
       try {
+        if (leases && !(await leases.claim(maintenanceLease, this.leaseMs))) return;
         await task();
       } catch (error) {
         this.logger.error({ err: messageOf(error), task: name }, 'maintenance task failed');
@@ -96,6 +111,7 @@ export class Maintenance {
 
   /** Runs the tasks now and then every intervalMs, never two runs at once. */
   start(intervalMs: number): void {
+    this.leaseMs = intervalMs + 60_000;
     const tick = (): void => {
       if (this.running) return;
       this.running = this.runOnce().finally(() => {
@@ -112,6 +128,8 @@ export class Maintenance {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    // Another process takes maintenance over at once instead of when the lease expires.
+    await this.hooks.leases?.release(maintenanceLease).catch(() => undefined);
   }
 }
 

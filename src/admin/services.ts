@@ -1,7 +1,7 @@
-import { NotFoundError, type Clock, type Logger, type SecretBox } from '../core/index.js';
-import { EventSinkArgsChecker, type DetectionMetrics } from '../detections/index.js';
+import { NotFoundError, newId, type Clock, type Logger, type SecretBox } from '../core/index.js';
+import { EventSinkArgsChecker, WorkLeases, type DetectionMetrics } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
-import { SearchService, type IndexInfo, type SearchSettings } from '../search/index.js';
+import { SearchService, defaultSearchSettings, type IndexInfo, type SearchSettings } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import { AlertService } from './alert-service.js';
 import { AuditTrail } from './audit-trail.js';
@@ -17,6 +17,7 @@ import { QueryCapacityService } from './query-capacity.js';
 import { LookupTableService } from './lookup-table-service.js';
 import { RepositorySync } from './repository-sync.js';
 import { IndexInsights } from './index-insights.js';
+import { StoreQueryRecords } from './store-query-records.js';
 import { RuleFileService } from './rule-file-service.js';
 import { RulePreviewService } from './rule-preview-service.js';
 import { deploymentSinkResolver } from './sink-resolver.js';
@@ -75,6 +76,13 @@ export function createServices(deps: {
   allowPrivateDestinations: boolean;
   detections?: DetectionEngineSettings;
   detectionMetrics?: DetectionMetrics;
+  /** This process's name among the processes of the store (lease holder, query owner). */
+  instanceId?: string;
+  /**
+   * Other servers may share the store (docs/scale-out.md): ad hoc queries are recorded in it so
+   * any server answers for them, and maintenance runs under a lease.
+   */
+  sharedStore?: boolean;
 }): Services {
   const { store, engine, clock, logger } = deps;
   const audit = new AuditTrail(store, clock);
@@ -94,11 +102,18 @@ export function createServices(deps: {
   const searchLogger = logger.child({ component: 'search' });
   const recordUsage = (tenant: string, bytes: number): void =>
     void queryCapacity.record(tenant, bytes).catch((error: unknown) => searchLogger.warn({ err: error }, 'recording query usage failed'));
+  const instanceId = deps.instanceId ?? newId();
+  const shared = deps.sharedStore === true;
   const search = engine
-    ? new SearchService(engine, async (tenant) => searchableIndexes(store, indexes, tenant), clock, searchLogger, deps.search, {
-        onRunDone: recordUsage,
-        lookupTablesOf: (tenant) => lookupTables.queryable(tenant),
-      })
+    ? new SearchService(
+        engine,
+        async (tenant) => searchableIndexes(store, indexes, tenant),
+        clock,
+        searchLogger,
+        deps.search ?? defaultSearchSettings,
+        { onRunDone: recordUsage, lookupTablesOf: (tenant) => lookupTables.queryable(tenant) },
+        shared ? new StoreQueryRecords(store, instanceId) : null,
+      )
     : null;
   // Every write of events in this process tells search, whose field catalog cache depends on it.
   const writingEvents = (tenant: string): (() => void) => search?.writingEvents(tenant) ?? (() => {});
@@ -121,6 +136,7 @@ export function createServices(deps: {
     maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' }), {
           writingEvents,
           ...(ruleTests ? { sweepRuleTestLeftovers: () => ruleTests.sweepLeftovers() } : {}),
+          ...(shared ? { leases: new WorkLeases(store.leases, instanceId, clock) } : {}),
         }) : null,
     search,
     queryCapacity,

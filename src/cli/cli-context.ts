@@ -23,10 +23,23 @@ export interface CliContext {
   isDataDirBusy(error: unknown): boolean;
   nowMs(): number;
   /**
+   * Copies the data dir's embedded store into the empty PostgreSQL store at `url` (`vigil
+   * migrate-store`); `onTable` hears of each table once copied. Answers the rows per table and
+   * the target as it may be shown (no password). Absent where the build has no PostgreSQL store.
+   */
+  copyEmbeddedStore?(config: VigilConfig, url: string, onTable: (table: string, rows: number) => void): Promise<StoreCopy>;
+  /**
    * A temporary events engine for offline rule tests (`vigil rules test`), removed on close.
    * Absent where the build has none; then tests run only on a server.
    */
   openScratchEngine?(): Promise<ScratchEngine>;
+}
+
+/** What `copyEmbeddedStore` copied. */
+export interface StoreCopy {
+  readonly tables: readonly { readonly table: string; readonly rows: number }[];
+  /** The target's URL without its password. */
+  readonly target: string;
 }
 
 /** An events engine of its own for one command, thrown away afterwards. */

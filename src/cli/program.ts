@@ -9,6 +9,7 @@ import { runIndexCreate, runIndexDelete, runIndexList, runIndexUpdate } from './
 import { runIngestCommand } from './commands/ingest-command.js';
 import { runChatAdd, runChatList, runChatRemove } from './commands/integrations-command.js';
 import { runKeysCreate, runKeysList, runKeysRevoke } from './commands/keys-command.js';
+import { runMigrateStore } from './commands/migrate-store-command.js';
 import { runQueryCommand } from './commands/query-command.js';
 import { runRulesDelete, runRulesGet, runRulesList } from './commands/rules-command.js';
 import { runRulesPreview } from './commands/rules-preview-command.js';
@@ -210,6 +211,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--events <n>', 'how many events', '3000')
     .option('--api-key <key>', 'key for a running server (default VIGIL_API_KEY, then data/bootstrap-key)')
     .action(action(async (options, command: Command) => runDemoCommand(ctx, { ...globals(command), ...options })));
+
+  program
+    .command('migrate-store')
+    .description('copy the embedded store (data/vigil.db) into an empty PostgreSQL database, to run several servers (docs/scale-out.md)')
+    .option('--to <url>', 'postgres://user:password@host:5432/db (default store_url, or VIGIL_STORE_URL, which keeps the password off the command line)')
+    .option('--json', 'print the rows copied per table as JSON')
+    .action(action(async (options, command: Command) => runMigrateStore(ctx, { ...globals(command), ...options })));
 
   reportUnknownOptionsFirst(program);
   try {

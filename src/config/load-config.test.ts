@@ -27,6 +27,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('opens a shared PostgreSQL store and a ClickHouse cluster when asked, and names what is wrong otherwise', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vigil-config-'));
+    const env = { VIGIL_STORE_URL: 'postgres://v@db:5432/vigil', CLICKHOUSE_URL: 'http://ch:8123', VIGIL_CLICKHOUSE_CLUSTER: 'events' };
+    expect(loadConfig({}, env, cwd)).toMatchObject({ store: { kind: 'postgres', url: 'postgres://v@db:5432/vigil' }, engine: { kind: 'clickhouse', cluster: 'events' } });
+    expect(loadConfig({}, {}, cwd)).toMatchObject({ store: { kind: 'sqlite' }, engine: { kind: 'chdb' } });
+    expect(() => loadConfig({}, { VIGIL_STORE_URL: 'mysql://x' }, cwd)).toThrow(/store_url must be a postgres:\/\//);
+    expect(() => loadConfig({}, { VIGIL_CLICKHOUSE_CLUSTER: 'events' }, cwd)).toThrow(/clickhouse_cluster needs clickhouse_url/);
+    expect(() => loadConfig({}, { CLICKHOUSE_URL: 'http://ch:8123', VIGIL_CLICKHOUSE_CLUSTER: 'a b' }, cwd)).toThrow(/clickhouse_cluster must be a cluster name/);
+  });
+
   it('counts a variable set to the empty string as unset', () => {
     const config = loadConfig({}, { VIGIL_DATA_DIR: '', VIGIL_HOST: '', VIGIL_LOG_LEVEL: '', VIGIL_CONFIG: '', CLICKHOUSE_URL: '', VIGIL_API_KEY: '', VIGIL_CHAT_API_URL: '' }, cwd);
     expect(config.dataDir).toBe(join(cwd, 'data'));

@@ -20,7 +20,7 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Every key a config file may hold: any other is a mistake to report, not to ignore. */
 export const configFileKeys: readonly string[] = [
-  'data_dir', 'host', 'port', 'log_level', 'clickhouse_url', 'engine_pool_size',
+  'data_dir', 'host', 'port', 'log_level', 'clickhouse_url', 'clickhouse_cluster', 'store_url', 'engine_pool_size',
   'max_ingest_bytes', 'max_json_body_bytes', 'ingest_batch_rows', 'ingest_batch_bytes',
   'query_max_execution_time_s', 'query_max_memory_bytes', 'blocking_query_timeout_s', 'query_result_ttl_s',
   'max_concurrent_queries', 'max_concurrent_queries_per_tenant', 'allow_private_destinations',
@@ -51,14 +51,25 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
   // An integer setting: file key `name`, environment VIGIL_<NAME>.
   const setting = (name: string, fallback: number): number => pick(undefined, intFromEnv(env, `VIGIL_${name.toUpperCase()}`, problems), int(file, name, problems), fallback);
   const clickhouseUrl = strFromEnv(env, 'CLICKHOUSE_URL') ?? str(file, 'clickhouse_url', problems);
+  const cluster = strFromEnv(env, 'VIGIL_CLICKHOUSE_CLUSTER') ?? str(file, 'clickhouse_cluster', problems);
+  if (cluster !== undefined && !clickhouseUrl) {
+    problems.push(errorDiagnostic('config_conflict', 'clickhouse_cluster needs clickhouse_url: the embedded engine is one node', { field: 'clickhouse_cluster' }));
+  }
+  if (cluster !== undefined && !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(cluster)) {
+    problems.push(errorDiagnostic('invalid_cluster', `clickhouse_cluster must be a cluster name (letters, digits, _ and -), got ${JSON.stringify(cluster)}`, { field: 'clickhouse_cluster' }));
+  }
+  const storeUrl = strFromEnv(env, 'VIGIL_STORE_URL') ?? str(file, 'store_url', problems);
+  if (storeUrl !== undefined && !/^postgres(ql)?:\/\//.test(storeUrl)) {
+    problems.push(errorDiagnostic('invalid_store_url', 'store_url must be a postgres:// (or postgresql://) URL; leave it unset for the embedded SQLite store', { field: 'store_url' }));
+  }
   const poolSize = pick(undefined, intFromEnv(env, 'VIGIL_ENGINE_POOL_SIZE', problems), int(file, 'engine_pool_size', problems), 4);
   const config: VigilConfig = {
     dataDir,
     host,
     port,
     logLevel,
-    engine: clickhouseUrl ? { kind: 'clickhouse', url: clickhouseUrl, poolSize } : { kind: 'chdb', path: resolve(dataDir, 'engine'), poolSize },
-    store: { kind: 'sqlite', path: resolve(dataDir, 'vigil.db') },
+    engine: clickhouseUrl ? { kind: 'clickhouse', url: clickhouseUrl, poolSize, cluster: cluster ?? null } : { kind: 'chdb', path: resolve(dataDir, 'engine'), poolSize },
+    store: storeUrl ? { kind: 'postgres', url: storeUrl } : { kind: 'sqlite', path: embeddedStorePath(dataDir) },
     http: {
       maxIngestBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_INGEST_BYTES', problems), int(file, 'max_ingest_bytes', problems), 256 * 1024 * 1024),
       maxJsonBodyBytes: pick(undefined, intFromEnv(env, 'VIGIL_MAX_JSON_BODY_BYTES', problems), int(file, 'max_json_body_bytes', problems), 1024 * 1024),
@@ -243,4 +254,9 @@ function boolFromEnv(env: Env, name: string, problems: Diagnostic[]): boolean | 
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   problems.push(errorDiagnostic('env_type', `${name} must be true or false, got ${JSON.stringify(raw)}`, { field: name }));
   return undefined;
+}
+
+/** The embedded (SQLite) store's file in a data dir: the store unless store_url is set, and what `vigil migrate-store` copies. */
+export function embeddedStorePath(dataDir: string): string {
+  return resolve(dataDir, 'vigil.db');
 }

@@ -49,9 +49,16 @@ export interface DetectionsConfig {
 
 export type EngineConfig =
   | { readonly kind: 'chdb'; readonly path: string; readonly poolSize: number }
-  | { readonly kind: 'clickhouse'; readonly url: string; readonly poolSize: number };
+  | {
+      readonly kind: 'clickhouse';
+      readonly url: string;
+      readonly poolSize: number;
+      /** ClickHouse cluster name: the schema is created ON CLUSTER, Replicated, with Distributed tables over `*_local`. */
+      readonly cluster: string | null;
+    };
 
-export type StoreConfig = { readonly kind: 'sqlite'; readonly path: string };
+/** SQLite in the data dir (embedded), or PostgreSQL shared by every server of a deployment (`store_url`). */
+export type StoreConfig = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
 
 export interface HttpConfig {
   /** Largest ingest body accepted, after gzip decoding; beyond it the answer is 413. */

@@ -20,6 +20,7 @@ export type { DetectionMetrics } from './detection-metrics.js';
 export { countPreviewWindows, maxPreviewWindows, previewRule, previewWindows, type PreviewedWindow, type PreviewWindowResult, type RulePreview } from './rule-preview.js';
 export type { RuleWindow } from './evaluate-window.js';
 export { RuleScheduler, defaultSchedulerSettings, type SchedulerSettings, type WriteDetections } from './rule-scheduler.js';
+export { WorkLeases } from './work-leases.js';
 export { DeliveryWorker, defaultDeliverySettings, type DeliverySettings } from './delivery-worker.js';
 export { createSinkResolver } from './sink-resolver.js';
 export type { AlertMessage, DeliveryOutcome, Sink, SinkType } from '../sinks/index.js';

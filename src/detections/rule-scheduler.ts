@@ -4,7 +4,9 @@ import { noDetectionMetrics, type DetectionMetrics } from './detection-metrics.j
 import { effectiveState } from './enabled-state.js';
 import { evaluateWindow } from './evaluate-window.js';
 import type { RunQuery } from './run-query.js';
+import { DetectionShipper, type WriteDetections } from './detection-shipper.js';
 import { windowCommit } from './window-commit.js';
+import { WorkLeases } from './work-leases.js';
 import { planWindows, type WindowTiming } from './window-plan.js';
 
 export interface SchedulerSettings extends WindowTiming {
@@ -16,6 +18,12 @@ export interface SchedulerSettings extends WindowTiming {
   readonly maxRows: number;
   /** How often `start()` looks for due windows. */
   readonly tickIntervalMs: number;
+  /**
+   * How long a rule's lease lasts from each window's start (docs/scale-out.md): longer than a
+   * window may take (its time-out and its commit), so a live server never loses it; a dead
+   * server's rules are taken over this long after its last claim.
+   */
+  readonly leaseMs: number;
 }
 
 export const defaultSchedulerSettings: SchedulerSettings = {
@@ -25,10 +33,10 @@ export const defaultSchedulerSettings: SchedulerSettings = {
   ruleTimeoutMs: 60_000,
   maxRows: 10_000,
   tickIntervalMs: 1000,
+  leaseMs: 70_000,
 };
 
-/** Writes detection events into the tenant's `_detections` index (the composition root wires ingest). */
-export type WriteDetections = (tenantId: string, events: readonly Record<string, unknown>[]) => Promise<void>;
+export type { WriteDetections } from './detection-shipper.js';
 
 export interface SchedulerDeps {
   readonly store: Store;
@@ -40,6 +48,8 @@ export interface SchedulerDeps {
   readonly newId?: () => string;
   /** Called after a window queued alerts for delivery (the worker can look at once). */
   readonly onAlertsQueued?: () => void;
+  /** This process's name as holder of rule leases (unique per process start); default a new id. */
+  readonly leaseHolder?: string;
 }
 
 /** What `runDue` did. */
@@ -50,8 +60,7 @@ export interface SchedulerRound {
 
 class RunTimeout extends Error {}
 
-/** Detection events written to the engine per insert. */
-const detectionBatch = 2000;
+const ruleLease = (ruleId: string): string => `rule:${ruleId}`;
 
 /**
  * Runs Active and Staging rules on their windows (detections.md E1-E3). Each rule has a cursor in
@@ -63,6 +72,10 @@ const detectionBatch = 2000;
  * reads the rule afresh from the store, so a rule change applies from the next window. A window's
  * detections are committed with its cursor and alerts, then written to `_detections` in batches
  * by a shipper. Time comes from the injected clock; `runDue` lets tests drive it by hand.
+ *
+ * Several processes may share the store (docs/scale-out.md): each window is evaluated under the
+ * rule's lease, taken before the run and required by its commit, so each window is evaluated
+ * by one process, and a rule whose process died is taken over once its lease expires.
  */
 export class RuleScheduler {
   private readonly queue: string[] = [];
@@ -75,8 +88,8 @@ export class RuleScheduler {
   private readonly abandoned = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<number> | null = null;
-  private shipping: Promise<void> | null = null;
-  private shipAgain = false;
+  private readonly leases: WorkLeases;
+  private readonly shipper: DetectionShipper;
   private stopped = false;
   private windows = 0;
   private failures = 0;
@@ -89,6 +102,8 @@ export class RuleScheduler {
   ) {
     this.metrics = deps.metrics ?? noDetectionMetrics;
     this.newId = deps.newId ?? defaultNewId;
+    this.leases = new WorkLeases(deps.store.leases, deps.leaseHolder ?? defaultNewId(), deps.clock);
+    this.shipper = new DetectionShipper(deps.store, deps.writeDetections, this.leases, deps.logger);
   }
 
   /** Looks for due windows every `tickIntervalMs` until stopped. */
@@ -112,17 +127,19 @@ export class RuleScheduler {
     for (const controller of this.running.values()) controller.abort();
     await this.ticking;
     await this.idle();
-    await this.shipping;
+    await this.shipper.stop();
     // Cancelled queries end quickly; wait for them (briefly) so nothing runs once the engine closes.
     const grace = new Promise<void>((resolve) => setTimeout(resolve, 5000).unref());
     await Promise.race([Promise.allSettled([...this.abandoned]), grace]);
+    // Windows not evaluated are another process's to take at once.
+    await this.leases.releaseAll();
   }
 
   /** Evaluates every window due at the clock's time, catch-up included, and waits for them (tests and the CLI). */
   async runDue(): Promise<SchedulerRound> {
     const before = { windows: this.windows, failures: this.failures };
     while ((await this.tick()) > 0 || this.running.size > 0) await this.idle();
-    await this.shipDetections();
+    await this.shipper.ship();
     return { windows: this.windows - before.windows, failures: this.failures - before.failures };
   }
 
@@ -136,7 +153,7 @@ export class RuleScheduler {
   }
 
   private async enqueueDue(): Promise<number> {
-    void this.shipDetections(); // leftovers: a failed write, or a process that died after its commit
+    void this.shipper.ship(); // leftovers: a failed write, or a process that died after its commit
     const now = this.deps.clock.nowMs();
     let added = 0;
     for (const { rule, state } of await this.deps.store.detectionState.listScheduled()) {
@@ -178,14 +195,19 @@ export class RuleScheduler {
   /** Evaluates the rule's next due window; re-queues the rule when more are due. */
   private async runNext(ruleId: string, controller: AbortController): Promise<void> {
     const tenantId = this.tenants.get(ruleId) as string;
+    const lease = ruleLease(ruleId);
+    // Another process evaluates this rule now; it is looked at again on the next tick.
+    if (!(await this.leases.claim(lease, this.settings.leaseMs).catch(() => false))) return;
     const rule = await this.deps.store.rules.get(tenantId, ruleId).catch(() => null);
-    if (rule === null || effectiveState(rule) === 'Paused') return;
+    if (rule === null || effectiveState(rule) === 'Paused') return void (await this.leases.release(lease).catch(() => undefined));
     const started = performance.now();
     try {
-      const more = await this.runWindow(rule, controller);
+      const more = await this.runWindow(rule, controller, lease);
       this.retryAt.delete(ruleId);
       if (more && !this.stopped) this.enqueue(ruleId);
+      else await this.leases.release(lease);
     } catch (error) {
+      // The lease is kept until it expires: other processes back off from a failing rule too.
       if (this.stopped) return;
       const timedOut = error instanceof RunTimeout;
       this.failures++;
@@ -201,7 +223,7 @@ export class RuleScheduler {
   }
 
   /** One window of one rule; true when another is due after it. */
-  private async runWindow(rule: DetectionRuleRecord, controller: AbortController): Promise<boolean> {
+  private async runWindow(rule: DetectionRuleRecord, controller: AbortController, lease: string): Promise<boolean> {
     const { store, clock } = this.deps;
     const now = clock.nowMs();
     let cursor = (await store.detectionState.getState(rule.id))?.cursorMs ?? null;
@@ -247,16 +269,16 @@ export class RuleScheduler {
     }
     const queued = evaluation.alerts.filter((a) => !a.suppressed);
     const sinks = queued.length > 0 ? await this.sinksOf(rule) : [];
-    const committed = await store.detectionState.commitWindow(windowCommit(rule, evaluation, cursor, sinks, this.newId));
+    const committed = await store.detectionState.commitWindow({ ...windowCommit(rule, evaluation, cursor, sinks, this.newId), lease: this.leases.proof(lease) });
     this.windows++;
     this.metrics.ruleRun('ok', performance.now() - started);
     if (!committed) {
-      this.deps.logger.warn({ rule: rule.id, tenant: rule.tenantId, window_end: new Date(endMs).toISOString() }, 'window result dropped: the rule was deleted, or its cursor moved meanwhile');
+      this.deps.logger.warn({ rule: rule.id, tenant: rule.tenantId, window_end: new Date(endMs).toISOString() }, 'window result dropped: the rule was deleted, or another process took it over');
       return plan.dueWindows > 1;
     }
     if (evaluation.detections.length > 0) {
       this.metrics.detections(evaluation.detections.length);
-      void this.shipDetections();
+      void this.shipper.ship();
     }
     const suppressed = evaluation.alerts.length - queued.length;
     if (suppressed > 0) this.metrics.alerts('suppressed', suppressed);
@@ -265,44 +287,6 @@ export class RuleScheduler {
       if (sinks.length > 0) this.deps.onAlertsQueued?.();
     }
     return plan.dueWindows > 1;
-  }
-
-  /**
-   * Writes the queued `_detections` events to the events engine in batches, oldest first, one
-   * run at a time (a call during a run makes it go round once more). A failed write leaves them
-   * queued for the next tick.
-   */
-  private shipDetections(): Promise<void> {
-    if (this.shipping) {
-      this.shipAgain = true;
-      return this.shipping;
-    }
-    const { store } = this.deps;
-    this.shipping = (async () => {
-      do {
-        this.shipAgain = false;
-        for (;;) {
-          const batch = await store.detectionState.unshippedDetections(detectionBatch);
-          if (batch.length === 0) break;
-          const byTenant = new Map<string, typeof batch>();
-          for (const detection of batch) {
-            const list = byTenant.get(detection.tenantId);
-            if (list === undefined) byTenant.set(detection.tenantId, [detection]);
-            else list.push(detection);
-          }
-          for (const [tenantId, detections] of byTenant) {
-            await this.deps.writeDetections(tenantId, detections.map((d) => d.event));
-            await store.detectionState.markDetectionsShipped(detections.map((d) => d.id));
-          }
-          if (batch.length < detectionBatch) break;
-        }
-      } while (this.shipAgain && !this.stopped);
-    })()
-      .catch((error: unknown) => this.deps.logger.error({ err: messageOf(error) }, 'writing detections to _detections failed; they stay queued'))
-      .finally(() => {
-        this.shipping = null;
-      });
-    return this.shipping;
   }
 
   private async sinksOf(rule: DetectionRuleRecord): Promise<Pick<EventSinkRecord, 'id' | 'type'>[]> {

@@ -14,7 +14,6 @@ export {
   createVersionTableStatement,
   schemaMigrations,
   schemaVersion,
-  type SchemaEngine,
   type SchemaMigration,
   type SchemaOptions,
 } from './schema.js';

@@ -34,8 +34,8 @@ export function insertLookupRows(tenant: string, tableId: string, version: strin
   return statements;
 }
 
-/** The DELETE of a table's rows: every version but `keep`, or all. */
-export function deleteLookupRows(tenant: string, tableId: string, keep?: string): string {
+/** The DELETE of a table's rows: every version but `keep`, or all. `target`: on a cluster, the local tables (mutationTarget). */
+export function deleteLookupRows(tenant: string, tableId: string, keep?: string, target = 'lookup_rows'): string {
   const where = [`tenant = ${sqlString(tenant)}`, `table_id = ${sqlString(tableId)}`, ...(keep === undefined ? [] : [`version != ${sqlString(keep)}`])];
-  return `DELETE FROM lookup_rows WHERE ${where.join(' AND ')}`;
+  return `DELETE FROM ${target} WHERE ${where.join(' AND ')}`;
 }

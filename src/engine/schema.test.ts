@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSchemaStatements, createVersionTableStatement, schemaMigrations, schemaVersion } from './schema.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createSchemaStatements, createVersionTableStatement, mutationTarget, schemaMigrations, schemaVersion } from './schema.js';
 
 describe('schema template', () => {
   it('renders the single-node schema: version table, logs, catalog, then the view that fills it, and the lookup rows', () => {
@@ -22,18 +24,48 @@ describe('schema template', () => {
     expect(statements[2]).toContain('ENGINE = SummingMergeTree\n');
   });
 
-  it('renders the cluster variant from the same template', () => {
+  it('renders the cluster variant from the same template: Replicated *_local tables, Distributed tables over them, views on the local tables', () => {
     const single = createSchemaStatements();
-    const cluster = createSchemaStatements({ onCluster: 'events', engine: 'ReplicatedMergeTree' });
-    expect(cluster).toHaveLength(single.length);
+    const cluster = createSchemaStatements({ cluster: 'events' });
     for (const statement of cluster) expect(statement).toMatch(/^CREATE [A-Z ]+ IF NOT EXISTS \w+ ON CLUSTER `events` /);
-    expect(cluster[1]).toContain('ENGINE = ReplicatedMergeTree\n');
-    expect(cluster[2]).toContain('ENGINE = ReplicatedSummingMergeTree\n');
-    expect(cluster.at(-2)).toContain('ENGINE = ReplicatedAggregatingMergeTree\n');
-    expect(cluster.at(-1)).toContain('ENGINE = ReplicatedMergeTree\n');
-    // Apart from the placeholders, the statements are identical.
-    const normalize = (s: string) => s.replace(' ON CLUSTER `events`', '').replace(/Replicated/g, '');
-    expect(cluster.map(normalize)).toEqual(single);
+    const names = cluster.map((s) => /^CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS (\w+) /.exec(s)?.[1]);
+    expect(names).toEqual([
+      'vigil_schema',
+      'logs_local',
+      'logs',
+      'field_catalog_local',
+      'field_catalog',
+      'field_catalog_mv',
+      'event_minutes_local',
+      'event_minutes',
+      'event_minutes_mv',
+      'time_extents_local',
+      'time_extents',
+      'lookup_rows_local',
+      'lookup_rows',
+    ]);
+    // Each local table is the single-node table under its cluster name: same columns, indexes, settings.
+    const normalize = (s: string) => s.replace(' ON CLUSTER `events`', '').replace(/Replicated/g, '').replace(/(\w+)_local\b/g, '$1');
+    const locals = cluster.filter((s) => !/ENGINE = Distributed\(/.test(s)).map(normalize);
+    expect(locals.map((s) => s.replace(/ENGINE = MergeTree\('[^)]*\) /, 'ENGINE = MergeTree '))).toEqual(single);
+  });
+
+  it('cluster DDL matches its golden file (UPDATE_GOLDEN=1 rewrites it)', () => {
+    const text = [
+      '-- createSchemaStatements({ cluster: \'events\' })',
+      ...createSchemaStatements({ cluster: 'events' }).map((s) => `${s};\n`),
+      ...schemaMigrations({ cluster: 'events' })
+        .slice(1)
+        .flatMap((m) => [`-- schema v${m.version}`, ...m.statements.map((s) => `${s};\n`)]),
+    ].join('\n');
+    const file = fileURLToPath(new URL('../../testdata/engine/cluster-schema.sql', import.meta.url));
+    if (process.env.UPDATE_GOLDEN) writeFileSync(file, text);
+    expect(text).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('a mutation on a cluster names the local tables on every shard', () => {
+    expect(mutationTarget('logs', {})).toBe('logs');
+    expect(mutationTarget('logs', { cluster: 'events' })).toBe('logs_local ON CLUSTER `events`');
   });
 
   it('migrations end at the current version; the first creates everything but the version table', () => {

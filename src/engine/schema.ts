@@ -1,18 +1,20 @@
 /**
- * The events schema, rendered from one template so the single-node tables and a cluster variant
- * (ON CLUSTER, Replicated engines, later Distributed tables over `*_local`) cannot drift apart.
+ * The events schema, rendered from one template so the single-node tables and the cluster variant
+ * (ON CLUSTER, Replicated tables named `*_local`, Distributed tables over them under the names
+ * queries use) cannot drift apart.
  */
 import { searchWordsExpression, sqlIdentifier } from '../core/index.js';
 import { lookupRowsTable } from './lookup-rows.js';
 
-/** Table engine family: plain for one node (chDB, a single server), Replicated for a cluster. */
-export type SchemaEngine = 'MergeTree' | 'ReplicatedMergeTree';
-
 export interface SchemaOptions {
-  /** Cluster name for `ON CLUSTER`; omitted on a single node. */
-  readonly onCluster?: string;
-  /** Default `MergeTree`. `ReplicatedMergeTree` takes its path from the server's macros. */
-  readonly engine?: SchemaEngine;
+  /**
+   * ClickHouse cluster name (`remote_servers`); omitted on one node (chDB, a single server). With
+   * it every statement runs `ON CLUSTER`, each table is a Replicated table `<name>_local` (its
+   * replica path and name from the servers' defaults and macros) with a Distributed table
+   * `<name>` over it, and materialized views fill the local tables from `logs_local`, so every
+   * query and insert addresses the same names as on one node.
+   */
+  readonly cluster?: string;
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
@@ -148,7 +150,7 @@ GROUP BY tenant, idx, day, path, type`,
 
 /** Renders the schema DDL, in creation order (the version table first). */
 export function createSchemaStatements(options: SchemaOptions = {}): string[] {
-  return [versionTableTemplate, ...tablesTemplate].map((statement) => render(statement, options));
+  return renderAll([versionTableTemplate, ...tablesTemplate], options);
 }
 
 /** The DDL of `vigil_schema`, which records the applied schema versions. */
@@ -156,19 +158,57 @@ export function createVersionTableStatement(options: SchemaOptions = {}): string
   return render(versionTableTemplate, options);
 }
 
+/** The table a mutation (DELETE, OPTIMIZE) must name: the local tables of every shard on a cluster. */
+export function mutationTarget(table: string, options: SchemaOptions): string {
+  return options.cluster === undefined ? table : `${table}_local ON CLUSTER ${sqlIdentifier(options.cluster)}`;
+}
+
+function renderAll(statements: readonly string[], options: SchemaOptions): string[] {
+  return statements.flatMap((statement) => {
+    const rendered = render(statement, options);
+    return options.cluster === undefined ? [rendered] : clusterStatements(rendered, options.cluster);
+  });
+}
+
 function render(statement: string, options: SchemaOptions): string {
-  const engine = options.engine ?? 'MergeTree';
+  const replicated = options.cluster !== undefined;
   const values: Record<string, string> = {
-    onCluster: options.onCluster === undefined ? '' : ` ON CLUSTER ${sqlIdentifier(options.onCluster)}`,
-    mergeTree: engine === 'MergeTree' ? 'MergeTree' : 'ReplicatedMergeTree',
-    summingMergeTree: engine === 'MergeTree' ? 'SummingMergeTree' : 'ReplicatedSummingMergeTree',
-    aggregatingMergeTree: engine === 'MergeTree' ? 'AggregatingMergeTree' : 'ReplicatedAggregatingMergeTree',
+    onCluster: options.cluster === undefined ? '' : ` ON CLUSTER ${sqlIdentifier(options.cluster)}`,
+    mergeTree: replicated ? 'ReplicatedMergeTree' : 'MergeTree',
+    summingMergeTree: replicated ? 'ReplicatedSummingMergeTree' : 'SummingMergeTree',
+    aggregatingMergeTree: replicated ? 'ReplicatedAggregatingMergeTree' : 'AggregatingMergeTree',
   };
-  return statement.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+  const text = statement.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`schema template names an unknown placeholder: ${name}`);
     return value;
   });
+  // The version table is one for the whole cluster, not one per shard: every replica of every
+  // shard shares one path (the UUID is the same on every host of an ON CLUSTER create).
+  return replicated && text.startsWith('CREATE TABLE IF NOT EXISTS vigil_schema ')
+    ? text.replace('ENGINE = ReplicatedMergeTree ', "ENGINE = ReplicatedMergeTree('/clickhouse/tables/{uuid}/vigil_schema', '{shard}-{replica}') ")
+    : text;
+}
+
+/**
+ * The cluster form of one rendered statement: a table becomes `<name>_local` plus a Distributed
+ * `<name>` over it (rows spread at random: every read of these tables aggregates across shards);
+ * views fill local tables from `logs_local`; ALTER and TRUNCATE act on the local tables. Written
+ * over the rendered text, so it follows whatever layout the templates hold.
+ */
+function clusterStatements(statement: string, cluster: string): string[] {
+  const on = ` ON CLUSTER ${sqlIdentifier(cluster)}`;
+  const table = /^CREATE TABLE IF NOT EXISTS (\w+) ON CLUSTER /.exec(statement)?.[1];
+  if (table !== undefined && table !== 'vigil_schema') {
+    return [
+      statement.replace(`EXISTS ${table}${on}`, `EXISTS ${table}_local${on}`),
+      `CREATE TABLE IF NOT EXISTS ${table}${on} AS ${table}_local\nENGINE = Distributed(${sqlIdentifier(cluster)}, currentDatabase(), ${table}_local, rand())`,
+    ];
+  }
+  if (statement.startsWith('CREATE MATERIALIZED VIEW ')) {
+    return [statement.replace(/ TO (\w+) AS\n/, ' TO $1_local AS\n').replace(/\nFROM (\w+)\n/, '\nFROM $1_local\n')];
+  }
+  return [statement.replace(/^(ALTER TABLE|TRUNCATE TABLE IF EXISTS) (\w+) ON CLUSTER /, '$1 $2_local ON CLUSTER ')];
 }
 
 /** One step of the schema history; statements must be idempotent (a crash may repeat them). */
@@ -180,29 +220,29 @@ export interface SchemaMigration {
 /** Every schema step this build knows, oldest first. */
 export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[] {
   return [
-    { version: 1, statements: tablesTemplate.map((statement) => render(statement, options)) },
+    { version: 1, statements: renderAll(tablesTemplate, options) },
     // v1 stores indexed the raw JSON text; free text now runs on search_text. Rows written by v1
     // keep an empty search_text (pre-release data: re-ingest to make it free-text searchable).
     {
       version: 2,
-      statements: [
+      statements: renderAll([
         'ALTER TABLE logs{{onCluster}} ADD COLUMN IF NOT EXISTS search_text String CODEC(ZSTD(1)) AFTER raw',
         'ALTER TABLE logs{{onCluster}} ADD INDEX IF NOT EXISTS search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha)',
         'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS raw_txt',
-      ].map((statement) => render(statement, options)),
+      ], options),
     },
     // v3 counts events per minute for slice planning (emptied and refilled from logs, so a step
     // repeated after a crash counts every event once: migrations run before any insert), and
     // makes merged parts wide.
     {
       version: 3,
-      statements: [
+      statements: renderAll([
         `ALTER TABLE logs{{onCluster}} MODIFY SETTING ${logsLayoutSettings}`,
         eventMinutesTable,
         'TRUNCATE TABLE IF EXISTS event_minutes{{onCluster}}',
         eventMinutesView,
         `INSERT INTO event_minutes SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows FROM logs GROUP BY tenant, idx, minute`,
-      ].map((statement) => render(statement, options)),
+      ], options),
     },
     // v4 replaces search_txt (splitByNonAlpha words, which split at `_`) by search_words (the
     // language's words). The index of stored parts is built by a background mutation, not
@@ -211,35 +251,33 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     // the same result. search_txt goes first: dropping it after would wait for the build.
     {
       version: 4,
-      statements: [
+      statements: renderAll([
         'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS search_txt SETTINGS mutations_sync = 0',
         `ALTER TABLE logs{{onCluster}} ADD ${searchWordsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
         'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words SETTINGS mutations_sync = 0',
-      ].map((statement) => render(statement, options)),
+      ], options),
     },
     // v5 writes raw in smaller compression blocks. A column setting: parts written from now on
     // (inserts, merges) use it; stored parts keep their blocks until merged.
-    { version: 5, statements: [render(`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`, options)] },
+    { version: 5, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`], options) },
     // v6 decodes what queries read in bulk faster (fastColumnCodecs). A codec change only: parts
     // written from now on use it, stored parts keep theirs until merged (no mutation runs).
     {
       version: 6,
-      statements: [
-        render(`ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs).map(([column, codec]) => `MODIFY COLUMN ${column} ${codec}`).join(', ')}`, options),
-      ],
+      statements: renderAll([`ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs).map(([column, codec]) => `MODIFY COLUMN ${column} ${codec}`).join(', ')}`], options),
     },
     // v7 keeps each index's time extents, filled here from the stored events (min and max: a
     // step repeated after a crash adds the same extents again; migrations run before any insert).
+    // Over nanoseconds, as TableOperations.writtenTimeSpans explains.
     {
       version: 7,
-      statements: [timeExtentsTable, 'INSERT INTO time_extents SELECT tenant, idx, min(ts), max(ts) FROM logs GROUP BY tenant, idx'].map((statement) =>
-        render(statement, options),
-      ),
+      statements: renderAll([timeExtentsTable, `INSERT INTO time_extents SELECT tenant, idx, fromUnixTimestamp64Nano(min(toUnixTimestamp64Nano(ts)), 'UTC'), fromUnixTimestamp64Nano(max(toUnixTimestamp64Nano(ts)), 'UTC')
+FROM logs GROUP BY tenant, idx`], options),
     },
     // v8 compresses raw with LZ4 (rawColumn). A codec change only, like v5 and v6: stored parts
     // keep ZSTD until merged.
-    { version: 8, statements: [render(`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`, options)] },
+    { version: 8, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`], options) },
     // v9 holds the rows of lookup tables (lookup-rows.ts).
-    { version: 9, statements: [render(lookupRowsTable, options)] },
+    { version: 9, statements: renderAll([lookupRowsTable], options) },
   ];
 }

@@ -16,7 +16,7 @@ import type {
   TenantIndex,
   TimeSpan,
 } from './engine.js';
-import type { SchemaOptions } from './schema.js';
+import { mutationTarget, type SchemaOptions } from './schema.js';
 import { parseJsonCompactResult, queryResultFormat } from './json-format-result.js';
 import { TableOperations } from './table-operations.js';
 import { deleteLookupRows, insertLookupRows } from './lookup-rows.js';
@@ -36,7 +36,7 @@ export abstract class TableBackedEngine implements Engine {
 
   protected constructor(
     protected readonly logger: Logger,
-    schema: SchemaOptions = {},
+    private readonly schema: SchemaOptions = {},
     options: { readonly spans?: TimeSpanCache } = {},
   ) {
     this.spans = options.spans ?? null;
@@ -98,7 +98,7 @@ export abstract class TableBackedEngine implements Engine {
   }
 
   deleteLookupRows(tenant: string, tableId: string, keep?: string): Promise<void> {
-    return this.exec(deleteLookupRows(tenant, tableId, keep));
+    return this.exec(deleteLookupRows(tenant, tableId, keep, mutationTarget('lookup_rows', this.schema)));
   }
 
   encodeEventRow(row: EventRowInput): string {

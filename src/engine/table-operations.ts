@@ -1,6 +1,6 @@
 import { EngineError, type Logger } from '../core/index.js';
 import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, SequenceRange, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
-import { createVersionTableStatement, schemaMigrations, type SchemaOptions } from './schema.js';
+import { createVersionTableStatement, mutationTarget, schemaMigrations, type SchemaOptions } from './schema.js';
 import { catalogDaysExact } from './catalog-days.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
 
@@ -91,11 +91,17 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
     await this.runner.exec(`INSERT INTO time_extents (tenant, idx, min_ts, max_ts) ${rows.join(' UNION ALL ')}`);
   }
 
-  /** Per index, the span of every event time written to it (time_extents); none for an index never written. */
+  /**
+   * Per index, the span of every event time written to it (time_extents); none for an index never written.
+   *
+   * min and max of times are taken over their nanoseconds (Int64), here and in indexStats: once
+   * ClickHouse 26.7 JIT-compiles min/max of a DateTime64 (the third time a statement aggregates
+   * them), it compares the values as unsigned, so a time before 1970 became the latest.
+   */
   async writtenTimeSpans(tenant: string, indexIds: readonly string[]): Promise<Map<string, TimeSpan>> {
     if (indexIds.length === 0) return new Map();
     const result = await this.runner.query<{ idx: string; min_ns: string; max_ns: string }>(
-      `SELECT idx, toString(toUnixTimestamp64Nano(min(min_ts))) AS min_ns, toString(toUnixTimestamp64Nano(max(max_ts))) AS max_ns
+      `SELECT idx, toString(min(toUnixTimestamp64Nano(min_ts))) AS min_ns, toString(max(toUnixTimestamp64Nano(max_ts))) AS max_ns
 FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx`,
     );
     return new Map(result.rows.map((row) => [row.idx, { minTsNs: BigInt(row.min_ns), maxTsNs: BigInt(row.max_ns) }]));
@@ -117,11 +123,11 @@ FROM time_extents WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList
   async indexStats(tenant: string, indexIds: readonly string[]): Promise<IndexStorageStats[]> {
     if (indexIds.length === 0) return [];
     const result = await this.runner.query<{ idx: string; rows: string; untimed: string; min_ns: string; max_ns: string; bytes: number | string }>(
-      `SELECT c.idx AS idx, sum(c.n) AS rows, sum(c.untimed) AS untimed, toString(toUnixTimestamp64Nano(min(c.min_ts))) AS min_ns,
-  toString(toUnixTimestamp64Nano(max(c.max_ts))) AS max_ns, sum(if(p.rows = 0, 0, p.bytes_on_disk * c.n / p.rows)) AS bytes
-FROM (SELECT idx, _part AS part, count() AS n, countIf(ts_field = '') AS untimed, min(ts) AS min_ts, max(ts) AS max_ts
+      `SELECT c.idx AS idx, sum(c.n) AS rows, sum(c.untimed) AS untimed, toString(min(c.min_ns)) AS min_ns,
+  toString(max(c.max_ns)) AS max_ns, sum(if(p.rows = 0, 0, p.bytes_on_disk * c.n / p.rows)) AS bytes
+FROM (SELECT idx, _part AS part, count() AS n, countIf(ts_field = '') AS untimed, min(toUnixTimestamp64Nano(ts)) AS min_ns, max(toUnixTimestamp64Nano(ts)) AS max_ns
   FROM logs WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)} GROUP BY idx, part) AS c
-LEFT JOIN (SELECT name, rows, bytes_on_disk FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND active) AS p ON c.part = p.name
+LEFT JOIN (SELECT name, rows, bytes_on_disk FROM system.parts WHERE database = currentDatabase() AND table = '${this.schema.cluster === undefined ? 'logs' : 'logs_local'}' AND active) AS p ON c.part = p.name
 GROUP BY c.idx`,
     );
     const found = new Map(result.rows.map((row) => [row.idx, row]));
@@ -152,10 +158,10 @@ GROUP BY c.idx`,
   /** Deletes an index's events, its catalog rows and minute counts (lightweight DELETE, synchronous). */
   async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
     const where = `tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)}`;
-    await this.runner.exec(`DELETE FROM logs WHERE ${where}`);
-    await this.runner.exec(`DELETE FROM field_catalog WHERE ${where}`);
-    await this.runner.exec(`DELETE FROM event_minutes WHERE ${where}`);
-    await this.runner.exec(`DELETE FROM time_extents WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('logs')} WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('field_catalog')} WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('event_minutes')} WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('time_extents')} WHERE ${where}`);
   }
 
   /**
@@ -170,7 +176,7 @@ GROUP BY c.idx`,
     // As for retention: a DELETE matching nothing is still a mutation, so probe first.
     const found = await this.runner.query<{ n: string }>(`SELECT count() AS n FROM (SELECT 1 FROM logs WHERE ${where} LIMIT 1)`);
     if (Number(found.rows[0]?.n ?? 0) === 0) return;
-    await this.runner.exec(`DELETE FROM logs WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('logs')} WHERE ${where}`);
   }
 
   /**
@@ -184,22 +190,23 @@ GROUP BY c.idx`,
     // The primary key answers this probe from one granule.
     const older = await this.runner.query<{ n: string }>(`SELECT count() AS n FROM (SELECT 1 FROM logs WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)} LIMIT 1)`);
     if (Number(older.rows[0]?.n ?? 0) === 0) return;
-    await this.runner.exec(`DELETE FROM logs WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)}`);
+    await this.runner.exec(`DELETE FROM ${this.local('logs')} WHERE ${where} AND ts < ${sqlTimestampNs(cutoffNs)}`);
     // A cutoff outside the days a Date holds would wrap (a cutoff in 1926 reads as a day in 2115 and
     // would delete the rows of every kept event): the rows stay, a harmless superset.
     const cutoffMs = Number(cutoffNs / 1_000_000n);
     if (catalogDaysExact(cutoffMs, cutoffMs)) {
-      await this.runner.exec(`DELETE FROM field_catalog WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
+      await this.runner.exec(`DELETE FROM ${this.local('field_catalog')} WHERE ${where} AND day < toDate(${sqlTimestampNs(cutoffNs)})`);
     }
     // Only minutes wholly before the cutoff: the counts only size search slices.
-    await this.runner.exec(`DELETE FROM event_minutes WHERE ${where} AND minute < toStartOfMinute(toDateTime(${sqlTimestampNs(cutoffNs)}, 'UTC'))`);
+    await this.runner.exec(`DELETE FROM ${this.local('event_minutes')} WHERE ${where} AND minute < toStartOfMinute(toDateTime(${sqlTimestampNs(cutoffNs)}, 'UTC'))`);
   }
 
   /** Active parts of `logs`: rows, disk and uncompressed bytes, part count. */
   async storageStats(): Promise<EngineStorageStats> {
     const result = await this.runner.query<{ rows: string; disk: string; uncompressed: string; parts: string }>(
       `SELECT sum(rows) AS rows, sum(bytes_on_disk) AS disk, sum(data_uncompressed_bytes) AS uncompressed, count() AS parts
-FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND active`,
+FROM ${this.schema.cluster === undefined ? "system.parts WHERE table = 'logs'" : `cluster(${sqlString(this.schema.cluster)}, system.parts) WHERE table = 'logs_local'`}
+  AND database = currentDatabase() AND active`,
     );
     const row = result.rows[0];
     return {
@@ -212,8 +219,13 @@ FROM system.parts WHERE database = currentDatabase() AND table = 'logs' AND acti
 
   /** Merges every partition of both tables down to one part (benchmarks and tests). */
   async optimize(): Promise<void> {
-    await this.runner.exec('OPTIMIZE TABLE logs FINAL');
-    await this.runner.exec('OPTIMIZE TABLE field_catalog FINAL');
+    await this.runner.exec(`OPTIMIZE TABLE ${this.local('logs')} FINAL`);
+    await this.runner.exec(`OPTIMIZE TABLE ${this.local('field_catalog')} FINAL`);
+  }
+
+  /** Where mutations of a table go: the table, or on a cluster its local tables on every shard. */
+  private local(table: string): string {
+    return mutationTarget(table, this.schema);
   }
 
   /** Throws unless the engine answers a trivial query. */

@@ -15,6 +15,7 @@ export { decodeRows, wireRowId, type DecodedRow, type ResultRow, type RowId, typ
 export { readCompiled, readEvents } from './read-events.js';
 export type { QuerySnapshot, QueryStatus } from './query-run.js';
 export type { ShortRangeQuery } from './short-range-query.js';
+export type { SharedQueryRecord, SharedQueryRecords } from './shared-queries.js';
 export {
   SearchService,
   defaultSearchSettings,

@@ -1,7 +1,8 @@
 /**
  * Ad hoc queries for the API and the CLI (interface 4.1): start, progress, cancel and blocking
  * queries, with the concurrency limits and the record lifetime an operator configures. Query
- * records live in memory (embedded mode); the tenant's indexes come from the caller.
+ * records live in memory, and also in the shared store when several servers share one
+ * (SharedQueries), so any server answers for any query; the tenant's indexes come from the caller.
  */
 import { EngineError, ErrorCodes, NotFoundError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
@@ -11,6 +12,7 @@ import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
 import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery } from './short-range-query.js';
 import { FieldCatalogCache } from './field-catalog-cache.js';
+import { SharedQueries, type SharedQueryRecords } from './shared-queries.js';
 import type { QueryResult, TimeRange } from './query-result.js';
 import { fieldValueLimits, readFieldValues, type FieldValues } from './field-values.js';
 import { checkMaxBuckets, histogramLimits, histogramRange, type BucketPlan } from './histogram-buckets.js';
@@ -87,6 +89,7 @@ export class SearchService {
   private readonly entries = new Map<string, Entry>();
   private readonly admission: RunAdmission;
   private readonly catalog: FieldCatalogCache;
+  private readonly shared: SharedQueries | null;
 
   constructor(
     private readonly engine: Engine,
@@ -96,15 +99,29 @@ export class SearchService {
     private readonly logger: Logger,
     private readonly settings: SearchSettings = defaultSearchSettings,
     private readonly hooks: SearchHooks = {},
+    /** The shared store's query records, when other servers share it. */
+    sharedRecords: SharedQueryRecords | null = null,
   ) {
     this.catalog = new FieldCatalogCache(engine, clock);
     this.admission = new RunAdmission(settings);
+    this.shared = sharedRecords && new SharedQueries(sharedRecords, clock, logger, { resultTtlMs: settings.resultTtlS * 1000, pollIntervalMs: 250 });
   }
 
   /** `start_query`: checks and plans the query (errors answer at once), then runs it in the background. */
   async start(tenant: string, body: AdhocQueryBody): Promise<string> {
     this.sweep();
-    return this.record(await this.launch(checkAdhocQuery(tenant, body, this.nowNs())));
+    const run = await this.launch(checkAdhocQuery(tenant, body, this.nowNs()));
+    this.record(run);
+    if (this.shared) {
+      try {
+        await this.shared.track(run, tenant);
+      } catch (error) {
+        // Other servers could not answer for it: better no query than one only this server knows.
+        run.cancel();
+        throw error;
+      }
+    }
+    return run.id;
   }
 
   /**
@@ -142,7 +159,7 @@ export class SearchService {
   /**
    * Runs `work` counted against the tenant's concurrency limits and under the blocking time
    * limit (504 past it); its signal aborts when the limit passes, when `signal` aborts (a client
-   * hung up) or at shutdown (`cancelAll`).
+   * hung up) or at shutdown (`close`).
    */
   blockingWork<T>(tenant: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.admission.hold(tenant, work, signal);
@@ -165,21 +182,32 @@ export class SearchService {
   /**
    * `query_progress`: what the query holds now. Query ids are unique over all tenants, so the
    * caller says which owners it may see (a key may hold several tenants); a query of any other
-   * tenant, an expired or an unknown id: 404.
+   * tenant, an expired or an unknown id: 404. A query another server runs is read from the
+   * shared store.
    */
-  progress(qrId: string, maySee: (tenant: string) => boolean): QuerySnapshot {
+  async progress(qrId: string, maySee: (tenant: string) => boolean): Promise<QuerySnapshot> {
     this.sweep();
     const entry = this.entries.get(qrId);
-    if (!entry || !maySee(entry.tenant)) throw new NotFoundError(`no query ${describeQueryId(qrId)}`);
-    const snapshot = entry.run.snapshot();
+    const found = entry ? { tenant: entry.tenant, snapshot: entry.run.snapshot() } : await this.shared?.read(qrId);
+    if (!found || !maySee(found.tenant)) throw new NotFoundError(`no query ${describeQueryId(qrId)}`);
+    const { snapshot } = found;
     if (snapshot.status === 'failed' && snapshot.error) throw snapshot.error;
     return snapshot;
   }
 
-  /** `cancel_query`: stops the query if the caller may see its tenant; always succeeds (idempotent). */
-  cancel(qrId: string, maySee: (tenant: string) => boolean): void {
+  /**
+   * `cancel_query`: stops the query if the caller may see its tenant; always succeeds
+   * (idempotent). A query another server runs is cancelled by that server, which polls the
+   * shared store for such requests.
+   */
+  async cancel(qrId: string, maySee: (tenant: string) => boolean): Promise<void> {
     const entry = this.entries.get(qrId);
-    if (entry && maySee(entry.tenant)) entry.run.cancel();
+    if (entry) {
+      if (maySee(entry.tenant)) entry.run.cancel();
+      return;
+    }
+    const found = await this.shared?.read(qrId);
+    if (found && maySee(found.tenant) && found.snapshot.status === 'running') await this.shared?.requestCancel(qrId);
   }
 
   /** `blocking_query`: runs to completion, or is cancelled and answers 504 past the time limit. */
@@ -268,9 +296,11 @@ export class SearchService {
     return this.admission.size;
   }
 
-  /** Cancels every running query (server shutdown). */
-  cancelAll(): void {
+  /** Cancels every running query, waits for the started ones to stop and stops updating shared records (server shutdown). */
+  async close(): Promise<void> {
     this.admission.cancelAll();
+    await Promise.all([...this.entries.values()].filter((entry) => entry.finishedAtMs === null).map((entry) => entry.run.done));
+    await this.shared?.close();
   }
 
   /** Keeps a started run's record for `query_progress` until it has been finished for the TTL. */

@@ -267,3 +267,26 @@ export interface SyncSourceRecord {
   readonly createdAt: number;
   readonly updatedAt: number;
 }
+
+export type QueryRecordStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * An ad hoc query as every server of a shared store sees it (docs/scale-out.md). The store keeps
+ * its result and error as the search module's JSON text, without reading them.
+ */
+export interface QueryRecord {
+  readonly id: string;
+  readonly tenantId: string;
+  /** The server running it (its lease holder id). */
+  readonly owner: string;
+  readonly status: QueryRecordStatus;
+  readonly result: string | null;
+  readonly bytesScanned: number;
+  readonly truncated: boolean;
+  readonly error: string | null;
+  readonly cancelRequestedAt: number | null;
+  readonly createdAt: number;
+  /** The owner's last write (its heartbeat while the query runs). */
+  readonly updatedAt: number;
+  readonly finishedAt: number | null;
+}

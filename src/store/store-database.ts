@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { AlertStatus, AttemptOutcome, DeliveryStatus, EnabledState, EventSinkType, Severity } from './records.js';
+import type { AlertStatus, AttemptOutcome, DeliveryStatus, EnabledState, EventSinkType, QueryRecordStatus, Severity } from './records.js';
 
 /**
  * The metadata store's tables as Kysely sees them. Column names are snake_case SQL; the
@@ -245,6 +245,32 @@ export interface SyncSourceSinkKeysTable {
   position: number;
 }
 
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  until_ms: MillisColumn;
+  acquired_at: MillisColumn;
+}
+
+export interface QueryRecordsTable {
+  id: string;
+  tenant_id: string;
+  /** The server running the query. */
+  owner: string;
+  status: QueryRecordStatus;
+  /** Columns and rows as the search module serializes them (JSON), or null before any. */
+  result: string | null;
+  bytes_scanned: MillisColumn;
+  truncated: number;
+  /** The failure as the search module serializes it (JSON), or null. */
+  error: string | null;
+  cancel_requested_at: NullableMillisColumn;
+  created_at: MillisColumn;
+  /** The owner's last write: its heartbeat while the query runs. */
+  updated_at: MillisColumn;
+  finished_at: NullableMillisColumn;
+}
+
 export interface StoreDatabase {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -266,6 +292,8 @@ export interface StoreDatabase {
   query_usage: QueryUsageTable;
   lookup_tables: LookupTablesTable;
   ingest_receipts: IngestReceiptsTable;
+  leases: LeasesTable;
+  query_records: QueryRecordsTable;
 }
 
 export interface IngestReceiptsTable {

@@ -7,6 +7,8 @@ import type {
   DeliveryAttemptRecord,
   DeliveryStatus,
   PendingDetection,
+  QueryRecord,
+  QueryRecordStatus,
   RuleRunState,
   ScheduledRule,
   AuditEntry,
@@ -47,6 +49,8 @@ export interface Store {
   readonly lookupTables: LookupTableRepository;
   readonly queryUsage: QueryUsageRepository;
   readonly ingestReceipts: IngestReceiptRepository;
+  readonly leases: LeaseRepository;
+  readonly queries: QueryRecordRepository;
   close(): Promise<void>;
 }
 
@@ -198,6 +202,8 @@ export interface WindowCommit {
   readonly windowEndMs: number;
   /** The cursor the run started from: the commit happens only if it is still the rule's cursor. */
   readonly expectedCursorMs: number | null;
+  /** The lease the run held: the commit happens only if its holder still holds it (another server may have taken it over). */
+  readonly lease?: { readonly name: string; readonly holder: string };
   readonly ranAtMs: number;
   /** Identities of the rows the alerts carried, remembered with `windowEndMs` (E5). */
   readonly identities: readonly string[];
@@ -284,4 +290,46 @@ export interface AlertRepository {
   pendingCount(): Promise<number>;
   /** When the earliest pending delivery is due, or null. */
   nextDueAt(): Promise<number | null>;
+}
+
+/**
+ * Named, expiring claims on work that must run once at a time across every process of the store
+ * (docs/scale-out.md): a rule's windows, maintenance, shipping detections. A holder that dies
+ * keeps its lease only until it expires.
+ */
+export interface LeaseRepository {
+  /** Takes the lease, or renews it, until `untilMs` when it is free, expired at `nowMs` or already `holder`'s; whether it did. */
+  claim(name: string, holder: string, nowMs: number, untilMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` has it. */
+  release(name: string, holder: string): Promise<void>;
+  /** The holder of a lease not yet expired at `nowMs`, or null. */
+  holder(name: string, nowMs: number): Promise<string | null>;
+  /** Ends every lease: an embedded store's only process starting (its data dir lock proves the holders dead); how many. */
+  releaseAll(): Promise<number>;
+}
+
+/** What the server running a query writes as it goes (and once at its end). */
+export interface QueryRecordProgress {
+  readonly status: QueryRecordStatus;
+  readonly result: string | null;
+  readonly bytesScanned: number;
+  readonly truncated: boolean;
+  readonly error: string | null;
+  readonly atMs: number;
+}
+
+/** Ad hoc queries shared by the servers of one store, so any of them answers progress and cancel. */
+export interface QueryRecordRepository {
+  insert(record: QueryRecord): Promise<void>;
+  get(id: string): Promise<QueryRecord | null>;
+  /** The owner's write: progress, or the end (a status other than running stamps finishedAt). */
+  update(id: string, progress: QueryRecordProgress): Promise<void>;
+  /** Marks the owner's running queries alive at `atMs`. */
+  heartbeat(ids: readonly string[], atMs: number): Promise<void>;
+  /** Asks the owner to cancel a running query (it polls); no-op once finished or for an unknown id. */
+  requestCancel(id: string, atMs: number): Promise<void>;
+  /** Of these queries, the ones still running whose cancellation someone asked for. */
+  cancelRequested(ids: readonly string[]): Promise<string[]>;
+  /** Forgets queries finished before `beforeMs`, and running ones whose owner went silent before `silentBeforeMs`; how many. */
+  deleteExpired(beforeMs: number, silentBeforeMs: number): Promise<number>;
 }

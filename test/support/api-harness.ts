@@ -78,7 +78,7 @@ export async function openApiHarness(options: { env?: Record<string, string>; cl
       return { status: response.statusCode, body: response.body === '' ? null : response.json(), headers: response.headers };
     },
     async close() {
-      runtime.services.search?.cancelAll();
+      await runtime.services.search?.close();
       await app.close();
       await runtime.close();
       rmSync(dataDir, { recursive: true, force: true });

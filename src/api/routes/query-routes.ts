@@ -62,7 +62,7 @@ export function registerQueryRoutes(app: FastifyInstance, search: SearchService,
     '/v1/query_progress/:qr_id',
     { schema: { summary: 'Progress and results of a started query', tags: ['queries'], params: QueryIdParams, querystring: QueryProgressQuery, response: errorResponses } },
     async (request) => {
-      const snapshot = search.progress(request.params.qr_id, visibleTenants(request, request.query.tenant_id));
+      const snapshot = await search.progress(request.params.qr_id, visibleTenants(request, request.query.tenant_id));
       return resultBody(snapshot, 'flat', request.query.show_intermediate_results ?? true, compat);
     },
   );
@@ -71,7 +71,7 @@ export function registerQueryRoutes(app: FastifyInstance, search: SearchService,
     '/v1/cancel_query/:qr_id',
     { schema: { summary: 'Cancel a query (204 whatever its state, even unknown)', tags: ['queries'], params: QueryIdParams, querystring: QueryProgressQuery, response: errorResponses } },
     async (request, reply) => {
-      search.cancel(request.params.qr_id, visibleTenants(request, request.query.tenant_id));
+      await search.cancel(request.params.qr_id, visibleTenants(request, request.query.tenant_id));
       return reply.status(204).send();
     },
   );

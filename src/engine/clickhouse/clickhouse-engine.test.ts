@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { sharedClickHouseUrl } from '../../../test/support/shared-services.js';
 import { describeEngineContract } from '../testing/engine-contract.js';
 import { ClickHouseHttpEngine } from './clickhouse-http-engine.js';
 
-// No ClickHouse server runs on the development machines (chDB is the embedded engine), so the
-// server adapter runs the contract only where CLICKHOUSE_URL points at one, e.g. in CI with a
-// clickhouse-server container. Each run uses a fresh database and drops it afterwards.
-const url = process.env.CLICKHOUSE_URL;
-
-describe.skipIf(!url)('clickhouse server', () => {
+// The server adapter runs the whole engine contract over the HTTP interface on every `npm test`:
+// against the ClickHouse server CLICKHOUSE_URL names, or else against the run's chDB-backed
+// stand-in that speaks ClickHouse's HTTP protocol (test/support/chdb-http-server.ts). Each run
+// uses a fresh database and drops it afterwards.
+describe('clickhouse server over http', () => {
   const database = `vigil_test_${randomUUID().replaceAll('-', '')}`;
-  // Built in the hooks: the body of a skipped describe still runs to collect its tests.
+  let url = '';
   let admin: ClickHouseHttpEngine | undefined;
 
   beforeAll(async () => {
-    admin = new ClickHouseHttpEngine({ url: url ?? '' });
+    url = await sharedClickHouseUrl();
+    admin = new ClickHouseHttpEngine({ url });
     await admin.exec(`CREATE DATABASE IF NOT EXISTS ${database}`);
   });
 
@@ -23,5 +24,5 @@ describe.skipIf(!url)('clickhouse server', () => {
     await admin?.close();
   });
 
-  describeEngineContract('clickhouse http', async () => new ClickHouseHttpEngine({ url: url ?? '', database }));
+  describeEngineContract('clickhouse http', async () => new ClickHouseHttpEngine({ url, database }));
 });

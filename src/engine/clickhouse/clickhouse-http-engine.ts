@@ -19,7 +19,7 @@ export interface ClickHouseHttpEngineOptions {
   readonly maxExecutionTimeS?: number;
   /** `max_memory_usage` of a query that sets none. Default 2 GiB. */
   readonly maxMemoryUsageBytes?: number;
-  /** Cluster variant of the schema (ON CLUSTER, Replicated engines). */
+  /** Cluster variant of the schema (ON CLUSTER, Replicated `*_local` tables, Distributed tables over them). */
   readonly schema?: SchemaOptions;
 }
 
@@ -32,11 +32,14 @@ export interface ClickHouseHttpEngineOptions {
 export class ClickHouseHttpEngine extends TableBackedEngine {
   private readonly client: ClickHouseHttpClient;
   private readonly limits: QueryLimits;
+  /** Settings every statement carries: on a cluster, inserts return once the shards hold the rows (durable, visible). */
+  private readonly clusterSettings: Readonly<Record<string, SettingValue>>;
   private closed = false;
 
   constructor(options: ClickHouseHttpEngineOptions, logger: Logger = silentLogger) {
     super(logger, options.schema);
     this.client = new ClickHouseHttpClient(options);
+    this.clusterSettings = options.schema?.cluster === undefined ? {} : { distributed_foreground_insert: 1 };
     this.limits = {
       maxExecutionTimeS: options.maxExecutionTimeS ?? defaultQueryLimits.maxExecutionTimeS,
       maxMemoryUsageBytes: options.maxMemoryUsageBytes ?? defaultQueryLimits.maxMemoryUsageBytes,
@@ -44,7 +47,7 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
   }
 
   protected async insertRows(encodedRows: readonly string[]): Promise<void> {
-    const settings: Record<string, SettingValue> = { ...eventInsertSettings, log_comment: newQueryTag(), wait_end_of_query: 1, async_insert: 0 };
+    const settings: Record<string, SettingValue> = { ...eventInsertSettings, ...this.clusterSettings, log_comment: newQueryTag(), wait_end_of_query: 1, async_insert: 0 };
     await this.send('inserting events', 'INSERT INTO logs FORMAT JSONEachRow', { settings, body: encodedRows.join('\n') });
   }
 
@@ -89,7 +92,7 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
   }
 
   async exec(sql: string, options: EngineQueryOptions = {}): Promise<void> {
-    const { tag, settings } = buildQuerySettings(options, this.limits);
+    const { tag, settings } = buildQuerySettings({ ...options, settings: { ...this.clusterSettings, ...options.settings } }, this.limits);
     await this.send('running statement', sql + settingsClause(settings), { tag, signal: options.signal });
   }
 

@@ -87,12 +87,16 @@ export function describeCatalogContract(engine: () => Engine): void {
         anEvent({ tenant, indexId: 'b', tsNs: 7n }),
         anEvent({ tenant: other, indexId: 'a', tsNs: 9_000_000_000_000_000_000n }),
       ]);
-      const stats = await engine().indexStats(tenant, ['a', 'b', 'empty']);
-      expect(stats.map(({ bytesOnDisk: _, ...rest }) => rest)).toEqual([
-        { indexId: 'a', rows: 3, minTsNs: -5n, maxTsNs: 1_704_164_645_123_456_789n, eventsWithoutTime: 0 },
-        { indexId: 'b', rows: 1, minTsNs: 7n, maxTsNs: 7n, eventsWithoutTime: 0 },
-        { indexId: 'empty', rows: 0, minTsNs: null, maxTsNs: null, eventsWithoutTime: 0 },
-      ]);
+      // Read several times: ClickHouse compiles an aggregation it saw three times (the JIT once
+      // ordered times before 1970 as unsigned: see TableOperations.writtenTimeSpans).
+      for (let read = 0; read < 5; read++) {
+        const stats = await engine().indexStats(tenant, ['a', 'b', 'empty']);
+        expect(stats.map(({ bytesOnDisk: _, ...rest }) => rest)).toEqual([
+          { indexId: 'a', rows: 3, minTsNs: -5n, maxTsNs: 1_704_164_645_123_456_789n, eventsWithoutTime: 0 },
+          { indexId: 'b', rows: 1, minTsNs: 7n, maxTsNs: 7n, eventsWithoutTime: 0 },
+          { indexId: 'empty', rows: 0, minTsNs: null, maxTsNs: null, eventsWithoutTime: 0 },
+        ]);
+      }
       expect(await engine().indexStats(tenant, [])).toEqual([]);
     });
 

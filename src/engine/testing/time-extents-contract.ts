@@ -36,6 +36,15 @@ export function describeTimeExtentsContract(engine: () => Engine): void {
       expect(left?.maxTsNs).toBe(ns('2024-05-12T00:00:00Z'));
     });
 
+    it('hold times before 1970 however often they are read (the engine compiles an aggregation it saw three times)', async () => {
+      const tenant = uniqueTenant();
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('2024-05-10T00:00:00Z') })]);
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('1969-12-31T23:59:59.5Z') })]);
+      for (let read = 0; read < 5; read++) {
+        expect(await engine().writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: ns('1969-12-31T23:59:59.5Z'), maxTsNs: ns('2024-05-10T00:00:00Z') });
+      }
+    });
+
     it('a store upgraded from schema 6 gets the extents of the events it holds', async () => {
       const tenant = uniqueTenant();
       await insert(engine(), [anEvent({ tenant, tsNs: ns('2024-05-10T00:00:00.25Z') }), anEvent({ tenant, indexId: 'b', tsNs: ns('2024-05-12T00:00:00Z') })]);

@@ -92,6 +92,10 @@ export class KyselyAlertRepository implements AlertRepository {
     return this.runner.run('recording a delivery attempt', () =>
       this.db.transaction().execute(async (trx) => {
         const { attempt } = result;
+        // The alert row is locked first, so two deliveries of one alert finishing at once on two
+        // servers settle its status one after the other, each seeing the other's delivery.
+        const delivery = await trx.selectFrom('alert_deliveries').select('alert_id').where('id', '=', deliveryId).executeTakeFirst();
+        if (delivery !== undefined) await lockAlert(trx, delivery.alert_id, atMs);
         await trx.insertInto('delivery_attempts').values(attemptRow(attempt)).execute();
         const updated = await trx
           .updateTable('alert_deliveries')
@@ -116,6 +120,7 @@ export class KyselyAlertRepository implements AlertRepository {
   resend(tenantId: string, alertId: string, nowMs: number): Promise<number> {
     return this.runner.run('re-queueing an alert', () =>
       this.db.transaction().execute(async (trx) => {
+        await lockAlert(trx, alertId, nowMs);
         const result = await trx
           .updateTable('alert_deliveries')
           .set({ status: 'pending', next_attempt_at: nowMs, queued_at: nowMs, lease_until: null, updated_at: nowMs })
@@ -161,6 +166,11 @@ function alertStatusOf(statuses: readonly DeliveryStatus[]): AlertStatus {
   if (statuses.length === 0) return 'no_sinks';
   if (statuses.includes('pending')) return 'pending';
   return statuses.includes('failed') ? 'failed' : 'delivered';
+}
+
+/** Takes the alert's row lock for the rest of the transaction (PostgreSQL; SQLite's transactions already exclude each other). */
+async function lockAlert(trx: Transaction<StoreDatabase>, alertId: string, atMs: number): Promise<void> {
+  await trx.updateTable('alerts').set({ updated_at: atMs }).where('id', '=', alertId).execute();
 }
 
 async function settleAlert(trx: Transaction<StoreDatabase>, alertId: string, atMs: number): Promise<void> {

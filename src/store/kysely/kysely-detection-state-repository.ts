@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type UpdateObject } from 'kysely';
 import type { PendingDetection, RuleRunState, ScheduledRule } from '../records.js';
 import type { DetectionRuleStateTable, StoreDatabase } from '../store-database.js';
 import type { DetectionStateRepository, WindowCommit } from '../store.js';
@@ -73,17 +73,14 @@ export class KyselyDetectionStateRepository implements DetectionStateRepository 
 
   recordGap(tenantId: string, ruleId: string, expectedCursorMs: number | null, fromMs: number, toMs: number, windows: number): Promise<boolean> {
     return this.runner.run('recording a rule gap', () =>
-      this.db.transaction().execute(async (trx) => {
-        if (!(await cursorIs(trx, ruleId, expectedCursorMs))) return false;
-        await trx
-          .insertInto('detection_rule_state')
-          .values({ rule_id: ruleId, tenant_id: tenantId, cursor_ms: toMs, last_run_at: null, last_error: null, last_error_at: null, gap_start_ms: fromMs, gap_end_ms: toMs, skipped_windows: windows })
-          .onConflict((oc) =>
-            oc.column('rule_id').doUpdateSet({ cursor_ms: toMs, gap_start_ms: fromMs, gap_end_ms: toMs, skipped_windows: sql<number>`detection_rule_state.skipped_windows + ${windows}` }),
-          )
-          .execute();
-        return true;
-      }),
+      this.db.transaction().execute((trx) =>
+        moveCursor(
+          trx,
+          { rule_id: ruleId, tenant_id: tenantId, cursor_ms: toMs, last_run_at: null, last_error: null, last_error_at: null, gap_start_ms: fromMs, gap_end_ms: toMs, skipped_windows: windows },
+          { cursor_ms: toMs, gap_start_ms: fromMs, gap_end_ms: toMs, skipped_windows: sql<number>`detection_rule_state.skipped_windows + ${windows}` },
+          expectedCursorMs,
+        ),
+      ),
     );
   }
 
@@ -108,13 +105,18 @@ export class KyselyDetectionStateRepository implements DetectionStateRepository 
   commitWindow(commit: WindowCommit): Promise<boolean> {
     return this.runner.run('committing a rule window', () =>
       this.db.transaction().execute(async (trx) => {
-        // The cursor check makes a window count once even if two runs of it race (another replica).
-        if (!(await ruleExists(trx, commit.ruleId)) || !(await cursorIs(trx, commit.ruleId, commit.expectedCursorMs))) return false;
-        await trx
-          .insertInto('detection_rule_state')
-          .values({ rule_id: commit.ruleId, tenant_id: commit.tenantId, cursor_ms: commit.windowEndMs, last_run_at: commit.ranAtMs, last_error: null, last_error_at: null, consecutive_failures: 0, gap_start_ms: null, gap_end_ms: null })
-          .onConflict((oc) => oc.column('rule_id').doUpdateSet({ cursor_ms: commit.windowEndMs, last_run_at: commit.ranAtMs, last_error: null, last_error_at: null, consecutive_failures: 0 }))
-          .execute();
+        if (!(await ruleExists(trx, commit.ruleId))) return false;
+        // A run that outlived its lease may have been taken over by another server: its result is dropped.
+        if (commit.lease !== undefined && !(await leaseHeldBy(trx, commit.lease))) return false;
+        // The cursor moves first and only from the run's starting point, so a window counts once
+        // even if two runs of it race (another server): the loser writes nothing.
+        const moved = await moveCursor(
+          trx,
+          { rule_id: commit.ruleId, tenant_id: commit.tenantId, cursor_ms: commit.windowEndMs, last_run_at: commit.ranAtMs, last_error: null, last_error_at: null, consecutive_failures: 0, gap_start_ms: null, gap_end_ms: null },
+          { cursor_ms: commit.windowEndMs, last_run_at: commit.ranAtMs, last_error: null, last_error_at: null, consecutive_failures: 0 },
+          commit.expectedCursorMs,
+        );
+        if (!moved) return false;
         for (const part of chunks(commit.identities, 300)) {
           await trx
             .insertInto('detection_debounce')
@@ -166,10 +168,32 @@ async function ruleExists(trx: Transaction<StoreDatabase>, ruleId: string): Prom
   return (await trx.selectFrom('detection_rules').select('id').where('id', '=', ruleId).executeTakeFirst()) !== undefined;
 }
 
-async function cursorIs(trx: Transaction<StoreDatabase>, ruleId: string, expected: number | null): Promise<boolean> {
-  const row = await trx.selectFrom('detection_rule_state').select('cursor_ms').where('rule_id', '=', ruleId).executeTakeFirst();
-  const current = row === undefined ? null : nullableMillisOf(row.cursor_ms);
-  return current === expected;
+type StateRow = Insertable<DetectionRuleStateTable>;
+type StateChanges = UpdateObject<StoreDatabase, 'detection_rule_state'>;
+
+/**
+ * Sets the rule's state row (`insert` when it has none yet, `changes` otherwise) only while its
+ * cursor is still `expected`; whether it did. One conditional statement: on PostgreSQL a
+ * concurrent writer of the row waits and then re-checks the condition against what committed,
+ * so of two runs of one window exactly one moves the cursor; SQLite runs one writer at a time.
+ */
+async function moveCursor(trx: Transaction<StoreDatabase>, insert: StateRow, changes: StateChanges, expected: number | null): Promise<boolean> {
+  if (expected !== null) {
+    const updated = await trx.updateTable('detection_rule_state').set(changes).where('rule_id', '=', insert.rule_id).where('cursor_ms', '=', expected).returning('rule_id').executeTakeFirst();
+    return updated !== undefined;
+  }
+  const written = await trx
+    .insertInto('detection_rule_state')
+    .values(insert)
+    .onConflict((oc) => oc.column('rule_id').doUpdateSet(changes).where('detection_rule_state.cursor_ms', 'is', null))
+    .returning('rule_id')
+    .executeTakeFirst();
+  return written !== undefined;
+}
+
+async function leaseHeldBy(trx: Transaction<StoreDatabase>, lease: { readonly name: string; readonly holder: string }): Promise<boolean> {
+  const row = await trx.selectFrom('leases').select('holder').where('name', '=', lease.name).executeTakeFirst();
+  return row?.holder === lease.holder;
 }
 
 function stateOf(row: Selectable<DetectionRuleStateTable>): RuleRunState {

@@ -15,6 +15,7 @@ export class KyselyEventSinkRepository implements EventSinkRepository {
   constructor(
     private readonly db: Kysely<StoreDatabase>,
     private readonly runner: StoreQueryRunner,
+    private readonly options: { readonly selectForUpdate: boolean } = { selectForUpdate: false },
   ) {}
 
   insert(sink: EventSinkRecord): Promise<void> {
@@ -117,7 +118,12 @@ export class KyselyEventSinkRepository implements EventSinkRepository {
   delete(tenantId: string, id: string, atMs: number): Promise<{ readonly detachedRuleIds: string[] } | null> {
     return this.runner.run('deleting event sink', () =>
       this.db.transaction().execute(async (trx) => {
-        const sink = await trx.selectFrom('event_sinks').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+        // The sink's row is locked first (PostgreSQL): a rule linking it (whose foreign key check
+        // holds a share lock on the row) either commits before, and its link is found below and
+        // detached, or waits and then fails as linking a sink that is gone. Without the lock the
+        // last delete failed on the link committed meanwhile.
+        const select = trx.selectFrom('event_sinks').select('id').where('tenant_id', '=', tenantId).where('id', '=', id);
+        const sink = await (this.options.selectForUpdate ? select.forUpdate() : select).executeTakeFirst();
         if (sink === undefined) return null;
         const links = await trx
           .selectFrom('detection_rule_sinks')

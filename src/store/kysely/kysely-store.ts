@@ -10,6 +10,8 @@ import type {
   DetectionRuleRepository,
   EventSinkRepository,
   IndexRepository,
+  LeaseRepository,
+  QueryRecordRepository,
   Store,
   TenantRepository,
 } from '../store.js';
@@ -28,6 +30,8 @@ import { KyselyDetectionRuleRepository } from './kysely-detection-rule-repositor
 import { KyselyEventSinkRepository } from './kysely-event-sink-repository.js';
 import { KyselyIndexRepository } from './kysely-index-repository.js';
 import { KyselyIngestReceiptRepository } from './kysely-ingest-receipt-repository.js';
+import { KyselyLeaseRepository } from './kysely-lease-repository.js';
+import { KyselyQueryRecordRepository } from './kysely-query-record-repository.js';
 import { KyselySyncSourceRepository } from './kysely-sync-source-repository.js';
 import { KyselyTenantRepository } from './kysely-tenant-repository.js';
 import { StoreQueryRunner, type ViolationClassifier } from './store-query-runner.js';
@@ -37,6 +41,13 @@ export interface KyselyStoreOptions {
   readonly classifyViolation: ViolationClassifier;
   /** Time for the few writes whose caller gives none (`audit.markShipped`). */
   readonly clock: Clock;
+  /** The schema holding the tables, when not the default one (PostgreSQL). */
+  readonly schema?: string;
+  /**
+   * Whether the dialect locks rows with `SELECT … FOR UPDATE` (PostgreSQL). SQLite has no row
+   * locks and needs none: its write transactions exclude each other.
+   */
+  readonly selectForUpdate?: boolean;
 }
 
 /**
@@ -58,11 +69,13 @@ export class KyselyStore implements Store {
   readonly lookupTables: LookupTableRepository;
   readonly queryUsage: QueryUsageRepository;
   readonly ingestReceipts: IngestReceiptRepository;
+  readonly leases: LeaseRepository;
+  readonly queries: QueryRecordRepository;
   private closed: Promise<void> | null = null;
 
   constructor(
     private readonly db: Kysely<StoreDatabase>,
-    options: KyselyStoreOptions,
+    private readonly options: KyselyStoreOptions,
   ) {
     const runner = new StoreQueryRunner(options.classifyViolation);
     this.tenants = new KyselyTenantRepository(db, runner);
@@ -70,7 +83,7 @@ export class KyselyStore implements Store {
     this.indexes = new KyselyIndexRepository(db, runner);
     this.audit = new KyselyAuditRepository(db, runner, options.clock);
     this.rules = new KyselyDetectionRuleRepository(db, runner);
-    this.sinks = new KyselyEventSinkRepository(db, runner);
+    this.sinks = new KyselyEventSinkRepository(db, runner, { selectForUpdate: options.selectForUpdate ?? false });
     this.chatIntegrations = new KyselyChatIntegrationRepository(db, runner);
     this.detectionState = new KyselyDetectionStateRepository(db, runner);
     this.alerts = new KyselyAlertRepository(db, runner);
@@ -78,10 +91,17 @@ export class KyselyStore implements Store {
     this.lookupTables = new KyselyLookupTableRepository(db, runner);
     this.queryUsage = new KyselyQueryUsageRepository(db, runner);
     this.ingestReceipts = new KyselyIngestReceiptRepository(db, runner);
+    this.leases = new KyselyLeaseRepository(db, runner);
+    this.queries = new KyselyQueryRecordRepository(db, runner);
+  }
+
+  /** The Kysely instance, for store-wide work within the store module (copyStore). */
+  get database(): Kysely<StoreDatabase> {
+    return this.db;
   }
 
   migrate(): Promise<void> {
-    return migrateStore(this.db);
+    return migrateStore(this.db, this.options.schema === undefined ? {} : { schema: this.options.schema });
   }
 
   /** Closes the connection; later calls return the same promise. */

@@ -22,7 +22,9 @@ const allTables = [
   'event_sinks',
   'indexes',
   'ingest_receipts',
+  'leases',
   'lookup_tables',
+  'query_records',
   'query_usage',
   'sync_source_sink_keys',
   'sync_sources',
@@ -56,5 +58,22 @@ describe('storeMigrations', () => {
     expect(await tables(db)).toEqual([]);
     await migrateStore(db);
     expect(await tables(db)).toEqual(allTables);
+  });
+
+  it('apply a migration that landed after a higher-numbered one was applied (branches land in any order)', async () => {
+    db = new Kysely<unknown>({ dialect: new ImmediateSqliteDialect(new Database(':memory:')) });
+    await migrateStore(db);
+    const last = names.at(-1) ?? '';
+    // A migration numbered just below the last one, as when its branch lands after the last one's.
+    const late = `${String(Number(last.slice(0, 4)) - 1).padStart(4, '0')}-landed-late`;
+    expect(names).not.toContain(late);
+    const lateMigration = { up: (of: Kysely<any>) => of.schema.createTable('landed_late').addColumn('id', 'text').execute() };
+    const withLate = [...storeMigrations.slice(0, -1), [late, lateMigration] as const, ...storeMigrations.slice(-1)];
+    await migrateStore(db, { migrations: withLate });
+    expect(await tables(db)).toEqual([...allTables, 'landed_late'].sort());
+    // Applied once: a second start finds nothing pending.
+    await migrateStore(db, { migrations: withLate });
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(applied.rows.map((r) => r.name)).toEqual([...names.slice(0, -1), late, ...names.slice(-1)]);
   });
 });

@@ -5,6 +5,7 @@ import * as detectionEngine from './0003-detection-engine.js';
 import * as detectionOutbox from './0004-detection-outbox.js';
 import * as syncSources from './0005-sync-sources.js';
 import * as compatibility from './0006-compatibility.js';
+import * as scaleOut from './0007-scale-out.js';
 import * as ingestReceipts from './0010-ingest-receipts.js';
 
 /**
@@ -19,5 +20,6 @@ export const storeMigrations: ReadonlyArray<readonly [name: string, migration: M
   ['0004-detection-outbox', detectionOutbox],
   ['0005-sync-sources', syncSources],
   ['0006-compatibility', compatibility],
+  ['0007-scale-out', scaleOut],
   ['0010-ingest-receipts', ingestReceipts],
 ];

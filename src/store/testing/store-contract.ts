@@ -11,6 +11,7 @@ import { describeIndexContract } from './index-contract.js';
 import { describeIndexPaginationContract } from './index-pagination-contract.js';
 import { describeIngestReceiptContract } from './ingest-receipt-contract.js';
 import { describeMigrationContract } from './migration-contract.js';
+import { describeScaleOutContract } from './scale-out-contract.js';
 import { useMigratedStore, type StoreFactory } from './store-fixtures.js';
 import { describeSyncSourceContract } from './sync-source-contract.js';
 import { describeTenantContract } from './tenant-contract.js';
@@ -19,8 +20,9 @@ export type { StoreFactory } from './store-fixtures.js';
 
 /**
  * The Store contract suite: every adapter runs it (ARCHITECTURE.md section 3), so behaviour the
- * rest of the service relies on is written down once. `makeStore` returns a new, empty,
- * unmigrated store per call; each test migrates its own and closes it afterwards.
+ * rest of the service relies on is written down once. `makeStore` returns a new, empty store
+ * per call (unmigrated, or migrated already when an adapter reuses emptied schemas); each test
+ * migrates its own and closes it afterwards.
  */
 export function describeStoreContract(name: string, makeStore: StoreFactory): void {
   describe(`store contract: ${name}`, () => {
@@ -39,5 +41,6 @@ export function describeStoreContract(name: string, makeStore: StoreFactory): vo
     describeSyncSourceContract(store);
     describeCompatibilityContract(store);
     describeIngestReceiptContract(store);
+    describeScaleOutContract(store);
   });
 }
