@@ -161,7 +161,8 @@ const listQuery = (max: number) =>
   Type.Object(
     {
       tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Required unless the key holds one tenant (or the JSON body gives it)' })),
-      'pagination[page_size]': Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: 50 })),
+      // No schema default: it would be filled in before the handler and win over a JSON body's page_size (listRequestOf applies 50).
+      'pagination[page_size]': Type.Optional(Type.Integer({ minimum: 1, maximum: max, description: '50 when neither the query nor a JSON body gives it' })),
       'pagination[page_token]': Type.Optional(Type.String({ maxLength: 2000 })),
     },
     { additionalProperties: false },

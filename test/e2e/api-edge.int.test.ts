@@ -5,6 +5,7 @@
  * their own (a long path parameter, a malformed URL or request, bad JSON) answers the
  * `{"error": "..."}` envelope without echoing the request.
  */
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,12 @@ async function send(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record
 }
 
 const json = { 'content-type': 'application/json' };
+
+/** The API on a real socket on 127.0.0.1 (listening from the first test that needs one on). */
+async function listening(): Promise<string> {
+  if (!h.app.server.listening) await h.app.listen({ host: '127.0.0.1', port: 0 });
+  return `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+}
 
 describe('the api key is checked before the request is read', () => {
   const requests: [string, 'GET' | 'POST' | 'PUT', string, string | undefined, Record<string, string>][] = [
@@ -118,6 +125,44 @@ describe('JSON bodies are validated as sent', () => {
     const wrong = await h.call('GET', `/v1/query_progress/${started.body.qr_id}?show_intermediate_results=maybe`, acme);
     expect(wrong).toMatchObject({ status: 400, body: { error: 'querystring.show_intermediate_results must be boolean' } });
   });
+
+  it('reads a boolean parameter as Python and other clients write it: True/False, TRUE/FALSE, 1/0', async () => {
+    const ingest = (index: string, createIndex: string) =>
+      send('POST', `/v1/ingest?tenant_id=acme&index=${index}&create_index=${createIndex}`, { authorization: `Bearer ${acme}`, 'content-type': 'application/x-ndjson' }, '{"msg":"x"}\n');
+    for (const no of ['False', 'FALSE', '0', 'false']) {
+      expect(await ingest(`refused-${no}`, no)).toMatchObject({ status: 404 });
+    }
+    for (const yes of ['True', 'TRUE', '1', 'true']) {
+      expect(await ingest(`made-${yes}`, yes)).toMatchObject({ status: 200, body: { ingested: 1 } });
+    }
+    const names = (await h.call('GET', '/v1/index?tenant_id=acme', acme)).body.data.indexes.map((i: { name: string }) => i.name);
+    expect(names.filter((n: string) => /^(made|refused)-/.test(n)).sort()).toEqual(['made-1', 'made-TRUE', 'made-True', 'made-true']);
+  });
+
+  it('takes a list call\'s tenant and paging from a GET body, as the published SDK sends them', async () => {
+    const rule = (name: string) =>
+      h.call('POST', '/v1/detection_rule', acme, { tenant_id: 'acme', name, description: '', query_text: 'msg: x', time_range_s: 300, run_frequency_s: 60, enabled_state_override: 'Paused', severity: 'Low', event_sink_ids: [] });
+    for (const name of ['first', 'second']) expect((await rule(name)).status).toBe(200);
+    // Over a real connection: the body of a GET is read from the socket, as the SDK's requests sends it.
+    const address = await listening();
+    const list = (body: unknown) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const payload = JSON.stringify(body);
+        const req = request(`${address}/v1/detection_rule`, { method: 'GET', headers: { authorization: `Bearer ${acme}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+    const page = await list({ tenant_id: 'acme', pagination: { page_size: 1 } });
+    expect(page.status).toBe(200);
+    expect(page.body.data.detection_rules).toHaveLength(1);
+    const rest = await list({ tenant_id: 'acme', pagination: { page_size: 1, page_token: page.body.pagination.next_page_token } });
+    expect([...page.body.data.detection_rules, ...rest.body.data.detection_rules].map((r: { name: string }) => r.name).sort()).toEqual(['first', 'second']);
+    expect((await list({ tenant_id: 'other' })).status).toBe(403);
+  });
 });
 
 describe('POST endpoints without a body', () => {
@@ -181,7 +226,7 @@ describe('errors Fastify and Node would write themselves', () => {
   });
 
   it('a request the HTTP parser refuses answers the envelope too', async () => {
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
+    await listening();
     const { port } = h.app.server.address() as AddressInfo;
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1');

@@ -87,11 +87,13 @@ describe('two servers on one store and one engine', () => {
     // 100 rules whose cursors stand five windows back, as after an outage: stored Paused with
     // their cursors, then made Active in one statement, so no server sees one without its cursor.
     const startCursor = lastEnd - windowsBack * minute;
+    // The store keys rules by the tenant's id: the bootstrap tenant named `default` has a UUID one.
+    const tenantId = (await store.tenants.getByName('default'))!.id;
     const ruleIds: string[] = [];
     for (let i = 0; i < rules; i++) {
       const rule = ruleRecord({
         id: `rule-${i}`,
-        tenantId: 'default',
+        tenantId,
         name: `rule ${i}`,
         queryText: '@index=logs eventName: ConsoleLogin',
         preparedQueryId: `pq-${i}`,
@@ -103,7 +105,7 @@ describe('two servers on one store and one engine', () => {
         updatedAt: now + i,
       });
       await store.rules.insert(rule);
-      expect(await store.detectionState.recordGap('default', rule.id, null, startCursor - minute, startCursor, 1)).toBe(true);
+      expect(await store.detectionState.recordGap(tenantId, rule.id, null, startCursor - minute, startCursor, 1)).toBe(true);
       ruleIds.push(rule.id);
     }
 

@@ -51,6 +51,15 @@ async function fill(store: Store): Promise<void> {
   );
   await store.syncSources.insert(aSyncSource('acme', { sinkKeys: { pager: [webhook.id] } }));
   await store.leases.claim('maintenance', 'old-server', t, t + 60_000);
+  await store.queryUsage.add('acme', '2023-11-14', 123_456);
+  await store.lookupTables.insert(
+    { id: 'lookup-1', tenantId: 'acme', name: 'bad_ips', description: 'known bad', columns: ['ip', 'source'], numRows: 1, sizeBytes: 24, dataVersion: 'v1', createdAt: t, updatedAt: t },
+    'ip,source\n1.2.3.4,feed\n',
+  );
+  const index = await store.indexes.getByName('acme', 'cloudtrail');
+  await store.ingestReceipts.begin('acme', index!.id, 'file-a:1-1000', t);
+  await store.ingestReceipts.addSequenceRange('acme', index!.id, 'file-a:1-1000', { first: 42n, count: 1000 }, t);
+  await store.ingestReceipts.finish('acme', index!.id, 'file-a:1-1000', { ingested: 1000, rejected: 0 }, t + 1);
 }
 
 function kyselyOf(store: Store): Kysely<any> {
