@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError, ErrorCodes } from '../core/index.js';
-import { clickhouseCodeOf, toEngineError } from './to-engine-error.js';
+import { clickhouseCodeOf, isRowDataError, toEngineError } from './to-engine-error.js';
 
 class FakeChdbError extends Error {
   constructor(
@@ -53,5 +53,16 @@ describe('toEngineError', () => {
   it('leaves an EngineError as it is', () => {
     const original = new EngineError('engine is closed', { code: ErrorCodes.unavailable });
     expect(toEngineError('running query', original)).toBe(original);
+  });
+});
+
+describe('isRowDataError', () => {
+  it.each([
+    [117, true], // INCORRECT_DATA: a value its column refuses
+    [25, true], // CANNOT_PARSE_ESCAPE_SEQUENCE: a bad escape in one row's text
+    [241, false],
+    [394, false],
+  ])('code %i: %s', (code, expected) => {
+    expect(isRowDataError(new FakeChdbError(`Code: ${code}. DB::Exception: …`, code))).toBe(expected);
   });
 });

@@ -102,6 +102,7 @@ export function cancelledError(context: string): EngineError {
  */
 const rowDataCodes: ReadonlySet<number> = new Set([
   6, // CANNOT_PARSE_TEXT
+  25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone surrogate escape, which ingest no longer writes)
   26, // CANNOT_PARSE_QUOTED_STRING
   27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
   38, // CANNOT_PARSE_DATE

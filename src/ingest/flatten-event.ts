@@ -9,6 +9,8 @@ export interface FlatEvent {
   readonly attrs: Record<string, FlatValue>;
   /** Paths whose value is JSON null: the column exists but holds no value. */
   readonly nullPaths: string[];
+  /** Set when a key or a string holds a lone UTF-16 surrogate, which the engine refuses (well-formed-text.ts). */
+  readonly loneSurrogate?: true;
 }
 
 /** Deepest nesting flattened; deeper events are rejected rather than making absurd paths. */
@@ -24,7 +26,10 @@ export const maxFlattenDepth = 100;
  */
 export function flattenEvent(event: Record<string, unknown>): FlatEvent {
   const out: Record<string, FlatValue | null> = {};
-  if (!flattenEventInto(event, out)) return { attrs: out as Record<string, FlatValue>, nullPaths: [] };
+  const flattener = new Flattener(out);
+  flattener.object(event, '', 0);
+  const loneSurrogate = flattener.wellFormed ? {} : { loneSurrogate: true as const };
+  if (!flattener.hasNull) return { attrs: out as Record<string, FlatValue>, nullPaths: [], ...loneSurrogate };
   const attrs: Record<string, FlatValue> = {};
   const nullPaths: string[] = [];
   for (const path in out) {
@@ -32,7 +37,7 @@ export function flattenEvent(event: Record<string, unknown>): FlatEvent {
     if (value === null || value === undefined) nullPaths.push(path);
     else setPath(attrs, path, value);
   }
-  return { attrs, nullPaths };
+  return { attrs, nullPaths, ...loneSurrogate };
 }
 
 /**
@@ -47,12 +52,15 @@ export function flattenEventInto(event: Record<string, unknown>, out: Record<str
 
 class Flattener {
   hasNull = false;
+  // isWellFormed is O(1) on the one-byte strings most events hold only
+  wellFormed = true;
 
   constructor(readonly out: Record<string, FlatValue | null>) {}
 
   object(obj: Record<string, unknown>, prefix: string, depth: number): void {
     if (depth > maxFlattenDepth) throw new IngestError(`event nested deeper than ${maxFlattenDepth} levels`);
     for (const key in obj) {
+      if (!key.isWellFormed()) this.wellFormed = false;
       this.value(obj[key], depth === 0 ? key : prefix + '.' + key, depth);
     }
   }
@@ -65,6 +73,9 @@ class Flattener {
   private value(value: unknown, path: string, depth: number): void {
     switch (typeof value) {
       case 'string':
+        if (!value.isWellFormed()) this.wellFormed = false;
+        setPath(this.out, path, value);
+        return;
       case 'number':
         setPath(this.out, path, value);
         return;
