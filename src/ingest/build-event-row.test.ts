@@ -106,6 +106,18 @@ describe('buildPendingRow', () => {
     for (let i = 0; i < 150; i++) event = { a: event };
     expect(() => build(event)).toThrow('event nested deeper than 100 levels');
   });
+
+  it('reads a stored event back whole however deep it is (101 levels were once accepted)', () => {
+    let event: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 100; i++) event = { a: event };
+    const path = `${'a.'.repeat(100)}leaf`;
+    expect(storedColumnsOf(event).attrs).toEqual({ [path]: 1 });
+    const row: Record<string, FlatValue | null> = {};
+    addStoredColumns(row, { ...event, '@svc.x': 1 });
+    expect(row).toEqual({ [path]: 1 });
+    addStoredColumns(row, { b: event });
+    expect(Object.keys(row)).toEqual([path, `b.${path}`]);
+  });
 });
 
 describe('addStoredColumns', () => {

@@ -74,7 +74,8 @@ function isUnsafeWholeNumber(value: FlatValue | undefined): boolean {
 export function storedColumnsOf(event: unknown): FlatEvent {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return { attrs: {}, nullPaths: [] };
   const object = event as Record<string, unknown>;
-  return withoutReservedPaths(object, flattenEvent(object));
+  // a stored event is read back whole, however deep (ingest limits depth, and once allowed 101 levels)
+  return withoutReservedPaths(object, flattenEvent(object, Number.POSITIVE_INFINITY));
 }
 
 /**

@@ -13,7 +13,11 @@ export interface FlatEvent {
   readonly loneSurrogate?: true;
 }
 
-/** Deepest nesting flattened; deeper events are rejected rather than making absurd paths. */
+/**
+ * Deepest nesting flattened, in levels: the event object is level 1, and each object or array
+ * inside adds one (`{"a":{"b":[1]}}` is 3). Deeper events are rejected rather than making
+ * absurd paths.
+ */
 export const maxFlattenDepth = 100;
 
 /**
@@ -24,9 +28,9 @@ export const maxFlattenDepth = 100;
  * one in property order wins, so every path appears once (ClickHouse rejects duplicates). A path
  * that is a prefix of another (`a` and `a.b`) is kept: they are distinct columns.
  */
-export function flattenEvent(event: Record<string, unknown>): FlatEvent {
+export function flattenEvent(event: Record<string, unknown>, maxDepth = maxFlattenDepth): FlatEvent {
   const out: Record<string, FlatValue | null> = {};
-  const flattener = new Flattener(out);
+  const flattener = new Flattener(out, maxDepth);
   flattener.object(event, '', 0);
   const loneSurrogate = flattener.wellFormed ? {} : { loneSurrogate: true as const };
   if (!flattener.hasNull) return { attrs: out as Record<string, FlatValue>, nullPaths: [], ...loneSurrogate };
@@ -42,10 +46,11 @@ export function flattenEvent(event: Record<string, unknown>): FlatEvent {
 
 /**
  * Flattens into `out` after what it holds: each path once, in flattening order, null for a JSON
- * null (`flattenEvent` then splits those off). Returns whether any path ended up null.
+ * null (`flattenEvent` then splits those off). Returns whether any path ended up null. For
+ * stored events, so no depth limit: what ingest stored is read back whole.
  */
 export function flattenEventInto(event: Record<string, unknown>, out: Record<string, FlatValue | null>): boolean {
-  const flattener = new Flattener(out);
+  const flattener = new Flattener(out, Number.POSITIVE_INFINITY);
   flattener.object(event, '', 0);
   return flattener.hasNull;
 }
@@ -55,10 +60,14 @@ class Flattener {
   // isWellFormed is O(1) on the one-byte strings most events hold only
   wellFormed = true;
 
-  constructor(readonly out: Record<string, FlatValue | null>) {}
+  constructor(
+    readonly out: Record<string, FlatValue | null>,
+    private readonly maxDepth: number,
+  ) {}
 
+  // `depth` counts from 0 at the event itself, so level = depth + 1
   object(obj: Record<string, unknown>, prefix: string, depth: number): void {
-    if (depth > maxFlattenDepth) throw new IngestError(`event nested deeper than ${maxFlattenDepth} levels`);
+    if (depth >= this.maxDepth) throw new IngestError(`event nested deeper than ${this.maxDepth} levels`);
     for (const key in obj) {
       if (!key.isWellFormed()) this.wellFormed = false;
       this.value(obj[key], depth === 0 ? key : prefix + '.' + key, depth);
@@ -66,7 +75,7 @@ class Flattener {
   }
 
   private array(items: unknown[], prefix: string, depth: number): void {
-    if (depth > maxFlattenDepth) throw new IngestError(`event nested deeper than ${maxFlattenDepth} levels`);
+    if (depth >= this.maxDepth) throw new IngestError(`event nested deeper than ${this.maxDepth} levels`);
     for (let i = 0; i < items.length; i++) this.value(items[i], prefix + '[' + i + ']', depth);
   }
 

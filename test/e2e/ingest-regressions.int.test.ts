@@ -128,3 +128,15 @@ describe('the ingest answer', () => {
     expect((await ingest('plain', plain)).body).toEqual({ ingested: 2, rejected: 0, errors: [], format: 'ndjson', gzip: false, bytes: plain.length });
   });
 });
+
+describe('nesting depth (docs/ingest.md: at most 100 levels, the event itself being level 1)', () => {
+  const nested = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{"a":1,"levels":${levels}}${'}'.repeat(levels - 1)}`;
+
+  it('keeps an event 100 levels deep and rejects one 101 deep with its line number (101 was once accepted)', async () => {
+    const body = ['{"ts":"2026-11-20T10:00:00Z","levels":1}', nested(100), nested(101)].join('\n');
+    const r = await ingest('deep', body);
+    expect(r).toEqual({ status: 200, body: expect.objectContaining({ ingested: 2, rejected: 1, errors: [{ line: 3, error: 'event nested deeper than 100 levels' }] }) });
+    const path = Array.from({ length: 99 }, () => 'a').join('.');
+    expect(await rows(`@index = deep \`${path}.levels\` = 100 | count`)).toEqual([{ '@q.count': 1 }]);
+  });
+});
