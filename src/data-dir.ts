@@ -1,4 +1,5 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ErrorCodes, VigilError } from './core/index.js';
 
 /**
@@ -34,4 +35,34 @@ export function prepareDataDir(path: string, options: { create: boolean }): void
 
 function notADirectory(path: string, cause?: unknown): VigilError {
   return new VigilError(ErrorCodes.invalidConfig, `data dir ${path} is not a directory (it, or a path above it, is a file)`, cause ? { cause } : {});
+}
+
+/**
+ * Keeps the data dir its owner's alone (it holds the metadata, the sealing key and the engine's
+ * files): everything this process creates from now on is owner-only whatever umask it was given
+ * (chDB creates its files with the process umask, so 000 once gave 0777 folders), and the dir and
+ * its entries that an older release left open to group or others are closed. Best effort for
+ * the latter: a file another user owns, or a read-only mount, is left as it is.
+ */
+export function protectDataDir(path: string): void {
+  const previous = process.umask(0o077);
+  process.umask(previous | 0o077);
+  const entries = (() => {
+    try {
+      return readdirSync(path);
+    } catch {
+      return [];
+    }
+  })();
+  for (const entry of ['', ...entries]) closeToOthers(entry === '' ? path : join(path, entry));
+}
+
+function closeToOthers(path: string): void {
+  try {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink() || (stat.mode & 0o077) === 0) return;
+    chmodSync(path, stat.mode & 0o700);
+  } catch {
+    // not ours to change (another owner, a read-only mount): the caller's next step reports what matters
+  }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { readSecretsKey, type DetectionsConfig, type VigilConfig } from './config/index.js';
-import { SecretBox, systemClock, type Clock } from './core/index.js';
+import { SecretBox, redactLogFields, redactUrl, redactedText, systemClock, type Clock } from './core/index.js';
 import { createServices, defaultDetectionEngineSettings, type DetectionEngineSettings, type Services } from './admin/index.js';
 import type { DetectionMetrics } from './detections/index.js';
 import { vigilVersion } from './version.js';
@@ -13,7 +13,7 @@ import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
 import type { Store } from './store/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { prepareDataDir } from './data-dir.js';
+import { prepareDataDir, protectDataDir } from './data-dir.js';
 
 /** Everything one process opened: the store, maybe the engine, and the services over them. */
 export interface Runtime {
@@ -26,14 +26,27 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** The process logger: JSON lines, secrets redacted as a second line of defence. */
+/**
+ * The process logger: JSON lines, secrets redacted as a second line of defence: named secret
+ * fields, and credentials inside any logged URL (the request line's `?api_key=` too) or headers.
+ */
 export function createLogger(config: VigilConfig, destination: NodeJS.WritableStream = process.stderr): PinoLogger {
   return pino(
     {
       level: config.logLevel,
       redact: {
         paths: ['req.headers.authorization', 'headers.authorization', '*.secret', '*.api_key', '*.integration_key', '*.password'],
-        censor: '[redacted]',
+        censor: redactedText,
+      },
+      formatters: { log: redactLogFields },
+      // Fastify's request line, with the query's credentials redacted (formatters see the raw request).
+      serializers: {
+        req: (request: { method?: string; url?: string; host?: string; ip?: string }) => ({
+          method: request.method,
+          url: redactUrl(request.url ?? ''),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
       },
     },
     destination,
@@ -52,6 +65,7 @@ export async function openRuntime(
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   prepareDataDir(config.dataDir, { create: options.createDataDir ?? true });
+  protectDataDir(config.dataDir);
   const store = await createSqliteStore(config.store.path, { clock });
   let lock: DataDirLock | null = null;
   let engine: Engine | null = null;

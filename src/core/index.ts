@@ -17,3 +17,4 @@ export * from './secret-box.js';
 export * from './control-characters.js';
 export * from './closest-name.js';
 export { crc32 } from './crc32.js';
+export * from './log-redaction.js';

@@ -23,10 +23,13 @@ export interface CliResult {
  */
 export function runVigil(
   args: readonly string[],
-  options: { dataDir: string; input?: Buffer | string; env?: Record<string, string>; closedStdout?: boolean },
+  options: { dataDir: string; input?: Buffer | string; env?: Record<string, string>; closedStdout?: boolean; umask?: string },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', binTs, ...args], { cwd: repoRoot, env: childEnv(options.dataDir, options.env) });
+    const argv = [process.execPath, '--import', 'tsx', binTs, ...args];
+    // With `umask`, a shell sets it and then becomes vigil, as a user's shell would.
+    const [command, ...commandArgs] = options.umask === undefined ? argv : ['/bin/sh', '-c', `umask ${options.umask} && exec "$@"`, 'sh', ...argv];
+    const child = spawn(command as string, commandArgs, { cwd: repoRoot, env: childEnv(options.dataDir, options.env) });
     if (options.closedStdout) child.stdout.destroy();
     const out: Buffer[] = [];
     const err: Buffer[] = [];
