@@ -8,6 +8,7 @@ import type { ColumnName, IndexFilter, Query } from '../ast.js';
 import { collectIndexFilters, confinedIndexIds } from '../index-filters.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';
 import { checkPipeline } from './check-pipeline.js';
+import { checkPatternCost } from './pattern-cost.js';
 import { checkQuerySize } from './query-size.js';
 import { isCanonicalNumber } from '../canonical-number.js';
 import { forEachFilterColumn, forEachFilterLeaf, forEachQueryFilterLeaf } from './filter-columns.js';
@@ -103,6 +104,7 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
   diagnostics.push(...checkPipeline(query, expand));
   const tooLarge = checkQuerySize(query, columnExpansions);
   if (tooLarge !== null) diagnostics.push(tooLarge);
+  diagnostics.push(...checkPatternCost(query));
   // The event filter's `@index` selectors narrow the scope: the statement then bounds `idx` to
   // those indexes alone, and the time histogram and time extents count only theirs.
   const confined = confinedIndexIds(query.filter, indexTargets);
