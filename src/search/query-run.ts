@@ -7,7 +7,7 @@
  * in the engine and starts no further slice.
  */
 import { EngineError, ErrorCodes, VigilError, newId, type Logger } from '../core/index.js';
-import type { Engine } from '../engine/index.js';
+import type { Engine, Workload } from '../engine/index.js';
 import { compileQuery, compileTimeHistogram, isSliceable, narrowsByTextIndex, type CompiledOutput } from '../query/index.js';
 import type { AdhocQuery } from './adhoc-request.js';
 import { decodeBounded } from './decode-bounded.js';
@@ -90,6 +90,11 @@ export class QueryRun {
     this.abort.abort();
   }
 
+  /** Every statement of the run is its tenant's ad hoc work: the engine shares sessions by it. */
+  private get workload(): Workload {
+    return { kind: 'adhoc', tenant: this.request.tenant };
+  }
+
   private get cancelled(): boolean {
     return this.abort.signal.aborted;
   }
@@ -103,7 +108,7 @@ export class QueryRun {
     if (narrowsByTextIndex(plan.analyzed) && (await this.runSelective(plan))) return;
     const { request } = this;
     const histogram = compileTimeHistogram(plan.analyzed, request, bucketWidthNs(request.startNs, request.endNs));
-    const buckets = await this.deps.engine.query<{ bucket: number; rows: string }>(histogram, { signal: this.abort.signal });
+    const buckets = await this.deps.engine.query<{ bucket: number; rows: string }>(histogram, { signal: this.abort.signal, workload: this.workload });
     this.bytesScanned += buckets.stats.bytesRead;
     const counts = buckets.rows.map((b) => ({ index: Number(b.bucket), rows: Number(b.rows) }));
     const slices = new SliceWalker(request.startNs, request.endNs, counts, request.scanBackToFront);
@@ -173,7 +178,7 @@ export class QueryRun {
   private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number, statement: Partial<SliceStatement> = {}): Promise<DecodedRow[]> {
     const order = this.request.scanBackToFront ? 'desc' : 'asc';
     const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, order, limit, partialWords: statement.partialWords === true });
-    const options = { settings: { ...compiled.settings, ...statement.settings }, signal: this.abort.signal };
+    const options = { settings: { ...compiled.settings, ...statement.settings }, signal: this.abort.signal, workload: this.workload };
     const result = await readCompiled(this.deps.engine, compiled, options);
     this.bytesScanned += result.stats.bytesRead;
     const bounds = { maxRows: limit, maxBytes: this.budget.remaining };
@@ -229,7 +234,7 @@ export class QueryRun {
     try {
       const read = async (timeBounded: boolean) => {
         const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, order, timeBounded, partialWords: true });
-        const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal });
+        const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal, workload: this.workload });
         this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
         return { compiled, result };
       };

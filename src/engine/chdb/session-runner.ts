@@ -1,6 +1,6 @@
 import { drainPending, type Session, type StreamChunk } from 'chdb';
 import { EngineError, ErrorCodes, messageOf, type Logger } from '../../core/index.js';
-import type { RunningQuery } from '../engine.js';
+import type { RunningQuery, Workload } from '../engine.js';
 import { sqlString } from '../../core/index.js';
 import { cancelledError, toEngineError } from '../to-engine-error.js';
 import { openSessions } from './open-sessions.js';
@@ -45,9 +45,16 @@ export class SessionRunner {
     return this.opened;
   }
 
-  /** Runs one statement on a pooled session; aborting the signal kills it in the engine. */
-  async run<T>(context: string, tag: string, kind: StatementKind, signal: AbortSignal | undefined, work: (session: Session) => Promise<T>): Promise<T> {
-    const lease = await this.sessions().pool.acquire(context, signal);
+  /** Runs one statement on a pooled session, within its workload's share; aborting the signal kills it in the engine. */
+  async run<T>(
+    context: string,
+    tag: string,
+    kind: StatementKind,
+    signal: AbortSignal | undefined,
+    work: (session: Session) => Promise<T>,
+    workload?: Workload,
+  ): Promise<T> {
+    const lease = await this.sessions().pool.acquire(context, signal, workload);
     if (signal?.aborted) {
       lease.release();
       throw cancelledError(context);
@@ -76,8 +83,8 @@ export class SessionRunner {
   }
 
   /** Streams a statement's JSONEachRow chunks; leaving the loop early stops the statement. */
-  async *stream<Row>(context: string, tag: string, statement: string, signal: AbortSignal | undefined): AsyncGenerator<Row[]> {
-    const lease = await this.sessions().pool.acquire(context, signal);
+  async *stream<Row>(context: string, tag: string, statement: string, signal: AbortSignal | undefined, workload?: Workload): AsyncGenerator<Row[]> {
+    const lease = await this.sessions().pool.acquire(context, signal, workload);
     this.track(tag, 'read', 1);
     const onAbort = () => void this.killUntilStopped(tag);
     signal?.addEventListener('abort', onAbort, { once: true });
