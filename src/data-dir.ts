@@ -1,6 +1,7 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ErrorCodes, VigilError } from './core/index.js';
+import { ErrorCodes, VigilError, describeStorageFault, messageOf, storageFaultOf } from './core/index.js';
 
 /**
  * Makes sure the data dir is a directory before anything opens it. Only commands that create data
@@ -64,5 +65,79 @@ function closeToOthers(path: string): void {
     chmodSync(path, stat.mode & 0o700);
   } catch {
     // not ours to change (another owner, a read-only mount): the caller's next step reports what matters
+  }
+}
+
+/** What a write probe writes: a block, so that a full disk cannot take it. */
+const probeBytes = Buffer.alloc(4096);
+
+/**
+ * Fails, naming the real problem, unless a file can be created, written and synced in the data
+ * dir. Run before anything opens it: a data dir that turned read-only or immutable once failed
+ * with "ENOTDIR … scandir engine.lock" (removing a stale lock), and the store's shared memory
+ * would be a SIGBUS.
+ */
+export function checkDataDirWritable(path: string): void {
+  const probe = join(path, `.vigil-write-check-${process.pid}`);
+  try {
+    const fd = openSync(probe, 'w', 0o600);
+    try {
+      writeSync(fd, probeBytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw dataDirProblem(path, error);
+  } finally {
+    try {
+      removeFile(probe);
+    } catch {
+      // the write failed already, or the dir turned read-only meanwhile: reported above or next time
+    }
+  }
+}
+
+function dataDirProblem(path: string, error: unknown): VigilError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  const fault = storageFaultOf(error);
+  if (fault === 'full') return new VigilError(ErrorCodes.insufficientStorage, `data dir ${path} is on a full disk (${code}): free space first`, { cause: error });
+  if (fault === 'not_writable') {
+    return new VigilError(ErrorCodes.unavailable, `data dir ${path} cannot be written (${code}): make it writable (is it read-only, immutable, or another user's?)`, { cause: error });
+  }
+  return new VigilError(ErrorCodes.unavailable, `data dir ${path} cannot be written: ${messageOf(error)}`, { cause: error });
+}
+
+/**
+ * The readiness check of the data dir: a block written and synced, then removed. Rejects with
+ * what clients of `/readyz` may see (no path): the disk is full, or the dir cannot be written.
+ */
+export async function probeDataDir(path: string): Promise<void> {
+  const probe = join(path, `.vigil-ready-check-${process.pid}`);
+  try {
+    const handle = await open(probe, 'w', 0o600);
+    try {
+      await handle.write(probeBytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const { code, message } = describeStorageFault(storageFaultOf(error) ?? 'not_writable', 'writing to the data dir');
+    throw new VigilError(code, message, { cause: error });
+  } finally {
+    await unlink(probe).catch(() => {});
+  }
+}
+
+/**
+ * Removes a file, gone already or not. Not `rmSync`: on a file it may not remove (a read-only or
+ * immutable dir) it tries it as a directory and fails with a misleading "ENOTDIR … scandir".
+ */
+export function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }

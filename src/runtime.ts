@@ -13,7 +13,7 @@ import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
 import type { Store } from './store/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { prepareDataDir, protectDataDir } from './data-dir.js';
+import { checkDataDirWritable, prepareDataDir, protectDataDir } from './data-dir.js';
 
 /** Everything one process opened: the store, maybe the engine, and the services over them. */
 export interface Runtime {
@@ -66,6 +66,7 @@ export async function openRuntime(
   const clock = options.clock ?? systemClock;
   prepareDataDir(config.dataDir, { create: options.createDataDir ?? true });
   protectDataDir(config.dataDir);
+  checkDataDirWritable(config.dataDir);
   const store = await createSqliteStore(config.store.path, { clock });
   let lock: DataDirLock | null = null;
   let engine: Engine | null = null;
@@ -109,11 +110,17 @@ export async function openRuntime(
     engine,
     services,
     async close() {
-      await services.detections?.stop();
-      await services.maintenance?.stop();
-      await engine?.close();
-      lock?.release();
-      await store.close();
+      // Each part closes even when one before it fails (a data dir that turned read-only keeps its lock file).
+      let failure: unknown = null;
+      const steps = [() => services.detections?.stop(), () => services.maintenance?.stop(), () => engine?.close(), () => lock?.release(), () => store.close()];
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (error) {
+          failure ??= error;
+        }
+      }
+      if (failure !== null) throw failure;
     },
   };
 }

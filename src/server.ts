@@ -1,9 +1,10 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ApiMetrics, buildApi } from './api/index.js';
 import type { VigilConfig } from './config/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { probeDataDir, removeFile } from './data-dir.js';
 import type { ServerInfo } from './data-dir-lock.js';
 import { cliActor } from './admin/index.js';
 import { vigilVersion } from './version.js';
@@ -37,6 +38,8 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       readiness: [
         { name: 'engine', check: () => engine!.ping() },
         { name: 'store', check: async () => void (await store.tenants.get('default')) },
+        // a data dir that turned read-only (or a full disk): the service cannot take writes
+        { name: 'data_dir', check: () => probeDataDir(config.dataDir) },
       ],
     });
     const address = await app.listen({ host: config.host, port: config.port });
@@ -58,11 +61,27 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       runtime,
       close: () =>
         (closing ??= (async () => {
-          // Stop the engine first: running windows are cancelled (re-run after a restart), sends get a grace period.
-          await services.detections?.stop();
-          await openedApp.close();
-          rmSync(join(config.dataDir, 'server.json'), { force: true });
-          await runtime.close();
+          // Running queries are cancelled (a blocking query would hold the close for minutes);
+          // requests already writing (ingest) finish.
+          services.search?.cancelAll();
+          // Each step runs even when one before it failed (a data dir that turned read-only
+          // keeps server.json); the first failure is reported once all ran.
+          let failure: unknown = null;
+          const steps = [
+            // Stop the engine first: running windows are cancelled (re-run after a restart), sends get a grace period.
+            () => services.detections?.stop(),
+            () => openedApp.close(),
+            () => removeFile(join(config.dataDir, 'server.json')),
+            () => runtime.close(),
+          ];
+          for (const step of steps) {
+            try {
+              await step();
+            } catch (error) {
+              failure ??= error;
+            }
+          }
+          if (failure !== null) throw failure;
         })()),
     };
   } catch (error) {

@@ -17,6 +17,8 @@ export interface VigilConfig {
   readonly cliApiUrl: string | null;
   /** Seconds between retention sweeps and deleted-index purges. */
   readonly maintenanceIntervalS: number;
+  /** `vigil serve` exits this long after SIGTERM or SIGINT at the latest, finished or not. */
+  readonly shutdownTimeoutS: number;
   readonly detections: DetectionsConfig;
 }
 

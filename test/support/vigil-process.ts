@@ -46,6 +46,10 @@ export interface ServerProcess {
   /** The admin key the first start printed and saved in data/bootstrap-key. */
   readonly bootstrapKey: string;
   readonly stdout: () => string;
+  readonly stderr: () => string;
+  readonly pid: number;
+  /** Settles when the process ends, with its exit code (-1 when a signal ended it). */
+  readonly exited: Promise<number>;
   stop(): Promise<number>;
   /** `kill -9`: no shutdown at all. */
   kill(): Promise<number>;
@@ -74,6 +78,9 @@ export async function startVigilServer(dataDir: string, env: Record<string, stri
           url: info.url,
           bootstrapKey: readFileSync(join(dataDir, 'bootstrap-key'), 'utf8').trim(),
           stdout: () => stdout,
+          stderr: () => stderr,
+          pid: child.pid as number,
+          exited,
           async stop() {
             child.kill('SIGTERM');
             return exited;

@@ -68,6 +68,11 @@ export class ChdbEngine extends TableBackedEngine {
     );
   }
 
+  /** On the control session: a pool busy with long queries is not an engine that does not answer (readiness). */
+  override ping(): Promise<void> {
+    return this.runner.ping();
+  }
+
   runningQuery(tag: string): Promise<RunningQuery | null> {
     return this.runner.runningQuery(tag);
   }

@@ -132,6 +132,11 @@ FROM system.processes WHERE Settings['log_comment'] = ${sqlString(tag)}`,
     return { tag, rowsRead: Number(row.read_rows), bytesRead: Number(row.read_bytes), elapsedMs: Number(row.elapsed) * 1000 };
   }
 
+  /** Answers a trivial statement on the control session: whether the engine answers, however busy its pool. */
+  async ping(): Promise<void> {
+    await this.control('checking the engine', 'SELECT 1');
+  }
+
   /** Kills the statements carrying this tag; a no-op when none runs. */
   async cancel(tag: string): Promise<void> {
     await this.kill(tag);
