@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
+import { open, statfs, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ErrorCodes, VigilError, describeStorageFault, messageOf, storageFaultOf } from './core/index.js';
 
@@ -109,10 +109,18 @@ function dataDirProblem(path: string, error: unknown): VigilError {
 }
 
 /**
- * The readiness check of the data dir: a block written and synced, then removed. Rejects with
- * what clients of `/readyz` may see (no path): the disk is full, or the dir cannot be written.
+ * The readiness check of the data dir: at least `minFreeBytes` free on its disk (an engine insert
+ * needs room for a whole part), and a block written and synced, then removed. Rejects with what
+ * clients of `/readyz` may see (no path): the disk is (nearly) full, or the dir cannot be written.
  */
-export async function probeDataDir(path: string): Promise<void> {
+export async function probeDataDir(path: string, minFreeBytes: number): Promise<void> {
+  const free = await dataDirFreeBytes(path).catch((error: unknown) => {
+    // a data dir removed or unmounted under the server: no path for /readyz's clients, the cause has it
+    throw new VigilError(ErrorCodes.unavailable, `the data dir cannot be read (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`, { cause: error });
+  });
+  if (free < minFreeBytes) {
+    throw new VigilError(ErrorCodes.insufficientStorage, `the disk holding the data dir has ${free} bytes free, less than the ${minFreeBytes} the service keeps (data_dir_min_free_bytes)`);
+  }
   const probe = join(path, `.vigil-ready-check-${process.pid}`);
   try {
     const handle = await open(probe, 'w', 0o600);
@@ -128,6 +136,12 @@ export async function probeDataDir(path: string): Promise<void> {
   } finally {
     await unlink(probe).catch(() => {});
   }
+}
+
+/** Bytes free for this process on the disk holding the data dir (the metric `vigil_data_dir_free_bytes`). */
+export async function dataDirFreeBytes(path: string): Promise<number> {
+  const stats = await statfs(path);
+  return stats.bavail * stats.bsize;
 }
 
 /**

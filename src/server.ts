@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiMetrics, buildApi } from './api/index.js';
 import type { VigilConfig } from './config/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
-import { probeDataDir, removeFile } from './data-dir.js';
+import { dataDirFreeBytes, probeDataDir, removeFile } from './data-dir.js';
 import type { ServerInfo } from './data-dir-lock.js';
 import { cliActor } from './admin/index.js';
 import { vigilVersion } from './version.js';
@@ -25,6 +25,7 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
   const runtime = await openRuntime(config, { withEngine: true, detectionMetrics: metrics.detectionMetrics });
   const { services, engine, store, logger } = runtime;
   metrics.observeOutbox(() => store.alerts.pendingCount());
+  metrics.observeFreeSpace(() => dataDirFreeBytes(config.dataDir));
   let app: FastifyInstance | null = null;
   try {
     await bootstrap(runtime, out);
@@ -38,8 +39,8 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       readiness: [
         { name: 'engine', check: () => engine!.ping() },
         { name: 'store', check: async () => void (await store.tenants.get('default')) },
-        // a data dir that turned read-only (or a full disk): the service cannot take writes
-        { name: 'data_dir', check: () => probeDataDir(config.dataDir) },
+        // a full disk or a data dir that turned read-only: the service cannot take writes
+        { name: 'data_dir', check: () => probeDataDir(config.dataDir, config.dataDirMinFreeBytes) },
       ],
     });
     const address = await app.listen({ host: config.host, port: config.port });

@@ -24,7 +24,7 @@ export const configFileKeys: readonly string[] = [
   'max_ingest_bytes', 'max_json_body_bytes', 'ingest_batch_rows', 'ingest_batch_bytes',
   'query_max_execution_time_s', 'query_max_memory_bytes', 'blocking_query_timeout_s', 'query_result_ttl_s',
   'max_concurrent_queries', 'max_concurrent_queries_per_tenant', 'allow_private_destinations',
-  'secrets_key', 'secrets_key_file', 'maintenance_interval_s', 'shutdown_timeout_s',
+  'secrets_key', 'secrets_key_file', 'maintenance_interval_s', 'shutdown_timeout_s', 'data_dir_min_free_bytes',
   'detection_settle_delay_s', 'detection_catch_up_horizon_s', 'detection_max_concurrent_runs', 'detection_window_batch_size',
   'detection_rule_timeout_s', 'detection_max_rows', 'delivery_concurrency', 'delivery_per_sink_concurrency',
   'delivery_timeout_s', 'delivery_give_up_s', 'chat_api_url', 'pager_api_url',
@@ -82,6 +82,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     cliApiUrl: strFromEnv(env, 'VIGIL_API_URL')?.replace(/\/+$/, '') ?? null,
     maintenanceIntervalS: pick(undefined, intFromEnv(env, 'VIGIL_MAINTENANCE_INTERVAL_S', problems), int(file, 'maintenance_interval_s', problems), 300),
     shutdownTimeoutS: pick(undefined, intFromEnv(env, 'VIGIL_SHUTDOWN_TIMEOUT_S', problems), int(file, 'shutdown_timeout_s', problems), 20),
+    dataDirMinFreeBytes: pick(undefined, intFromEnv(env, 'VIGIL_DATA_DIR_MIN_FREE_BYTES', problems), int(file, 'data_dir_min_free_bytes', problems), 64 * 1024 * 1024),
     detections: {
       settleDelayS: setting('detection_settle_delay_s', 30),
       catchUpHorizonS: setting('detection_catch_up_horizon_s', 86_400),

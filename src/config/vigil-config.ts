@@ -19,6 +19,8 @@ export interface VigilConfig {
   readonly maintenanceIntervalS: number;
   /** `vigil serve` exits this long after SIGTERM or SIGINT at the latest, finished or not. */
   readonly shutdownTimeoutS: number;
+  /** `/readyz` answers 503 while the disk holding the data dir has less free than this. */
+  readonly dataDirMinFreeBytes: number;
   readonly detections: DetectionsConfig;
 }
 
