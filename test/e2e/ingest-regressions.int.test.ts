@@ -140,3 +140,12 @@ describe('nesting depth (docs/ingest.md: at most 100 levels, the event itself be
     expect(await rows(`@index = deep \`${path}.levels\` = 100 | count`)).toEqual([{ '@q.count': 1 }]);
   });
 });
+
+describe('first batches into a new index at once, each with create_index=true', () => {
+  it('are all ingested into the one index the first created (the others once answered 409 "already exists" and lost their events)', async () => {
+    const batch = (from: number) => Array.from({ length: 50 }, (_, i) => JSON.stringify({ ts: '2026-11-20T10:00:00Z', race: from + i })).join('\n');
+    const answers = await Promise.all([0, 50, 100, 150].map((from) => ingest('raced', batch(from))));
+    expect(answers.map((answer) => [answer.status, answer.body.ingested])).toEqual([[200, 50], [200, 50], [200, 50], [200, 50]]);
+    expect(await rows('@index=raced | stats count() as events, countdistinct(race) as ids')).toEqual([expect.objectContaining({ events: 200, ids: 200 })]);
+  });
+});
