@@ -71,7 +71,7 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
           const steps = [
             // Stop the engine first: running windows are cancelled (re-run after a restart), sends get a grace period.
             () => services.detections?.stop(),
-            () => openedApp.close(),
+            () => closeApp(openedApp),
             () => removeFile(join(config.dataDir, 'server.json')),
             () => runtime.close(),
           ];
@@ -111,4 +111,19 @@ async function bootstrap(runtime: Runtime, out: NodeJS.WritableStream): Promise<
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Closes the API: new requests are refused, requests under way finish. Node closes the idle
+ * keep-alive connections once, when the close starts; a connection whose request ends later stays
+ * open until its client lets it go (72 s of keep-alive), and the close waits for it. So idle
+ * connections are closed again until every one is gone.
+ */
+async function closeApp(app: FastifyInstance): Promise<void> {
+  const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(idle);
+  }
 }
