@@ -14,6 +14,7 @@ import type { Store } from './store/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { checkDataDirWritable, prepareDataDir, protectDataDir } from './data-dir.js';
+import { closeInOrder } from './close-in-order.js';
 
 /** Everything one process opened: the store, maybe the engine, and the services over them. */
 export interface Runtime {
@@ -109,19 +110,7 @@ export async function openRuntime(
     store,
     engine,
     services,
-    async close() {
-      // Each part closes even when one before it fails (a data dir that turned read-only keeps its lock file).
-      let failure: unknown = null;
-      const steps = [() => services.detections?.stop(), () => services.maintenance?.stop(), () => engine?.close(), () => lock?.release(), () => store.close()];
-      for (const step of steps) {
-        try {
-          await step();
-        } catch (error) {
-          failure ??= error;
-        }
-      }
-      if (failure !== null) throw failure;
-    },
+    close: () => closeInOrder([() => services.detections?.stop(), () => services.maintenance?.stop(), () => engine?.close(), () => lock?.release(), () => store.close()]),
   };
 }
 

@@ -5,6 +5,7 @@ import { ApiMetrics, buildApi } from './api/index.js';
 import type { VigilConfig } from './config/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { dataDirFreeBytes, probeDataDir, removeFile } from './data-dir.js';
+import { closeInOrder } from './close-in-order.js';
 import type { ServerInfo } from './data-dir-lock.js';
 import { cliActor } from './admin/index.js';
 import { vigilVersion } from './version.js';
@@ -65,24 +66,13 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
           // Running queries are cancelled (a blocking query would hold the close for minutes);
           // requests already writing (ingest) finish.
           services.search?.cancelAll();
-          // Each step runs even when one before it failed (a data dir that turned read-only
-          // keeps server.json); the first failure is reported once all ran.
-          let failure: unknown = null;
-          const steps = [
+          await closeInOrder([
             // Stop the engine first: running windows are cancelled (re-run after a restart), sends get a grace period.
             () => services.detections?.stop(),
             () => closeApp(openedApp),
             () => removeFile(join(config.dataDir, 'server.json')),
             () => runtime.close(),
-          ];
-          for (const step of steps) {
-            try {
-              await step();
-            } catch (error) {
-              failure ??= error;
-            }
-          }
-          if (failure !== null) throw failure;
+          ]);
         })()),
     };
   } catch (error) {
