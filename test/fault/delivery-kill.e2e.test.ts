@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StandInReceiver } from '../../src/sinks/testing/stand-in-receiver.js';
+import { minimalRuleBody } from '../support/rule-bodies.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { call, startVigilServer, type ServerProcess } from '../support/vigil-process.js';
 
@@ -63,17 +64,7 @@ describe(`alert delivery killed at a random moment (seed ${random.seed}; VIGIL_F
         method: 'POST',
         key,
         headers: json,
-        body: JSON.stringify({
-          tenant_id: 'default',
-          name: `console login ${i}`,
-          description: '',
-          time_range_s: 300,
-          run_frequency_s: 60,
-          enabled_state_override: 'Active',
-          severity: 'High',
-          query_text: '@index=logs eventName: ConsoleLogin',
-          event_sink_ids: [sink.body.event_sink.id],
-        }),
+        body: JSON.stringify(minimalRuleBody({ tenant_id: 'default', name: `console login ${i}`, query_text: '@index=logs eventName: ConsoleLogin', event_sink_ids: [sink.body.event_sink.id] })),
       });
       expect(rule.status).toBe(200);
     }
