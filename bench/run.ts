@@ -8,6 +8,7 @@ import { runDetectionsBench } from './detections-bench.js';
 import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
 import { runQueryBench } from './query-bench.js';
+import { runStoreBench } from './store-bench.js';
 
 type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 
@@ -16,6 +17,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   query: runQueryBench,
   'fuzz-parser': runFuzzParser,
   detections: runDetectionsBench,
+  store: runStoreBench,
 };
 
 const repoDir = fileURLToPath(new URL('..', import.meta.url));
