@@ -12,6 +12,7 @@ import { runPreviewBench } from './preview-bench.js';
 import { runQueryBench } from './query-bench.js';
 import { runShippersBench } from './shippers-bench.js';
 import { runScaleOutBench } from './scale-out-bench.js';
+import { runStoreBench } from './store-bench.js';
 
 type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 
@@ -24,6 +25,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   preview: runPreviewBench,
   shippers: runShippersBench,
   'scale-out': runScaleOutBench,
+  store: runStoreBench,
 };
 
 const repoDir = fileURLToPath(new URL('..', import.meta.url));

@@ -8,6 +8,8 @@ import { discardOutputOnceClosed, runCli, type CliContext } from './cli/index.js
 import { DataDirBusyError, readServerInfo } from './data-dir-lock.js';
 import { openRuntime, openScratchEngine, createLogger } from './runtime.js';
 import { startServer } from './server.js';
+import { shutDownWithin } from './bounded-shutdown.js';
+import { sqliteThreadHoldsExit } from './store/sqlite/index.js';
 import { vigilVersion } from './version.js';
 
 /** The `vigil` command's composition root: wires the CLI to the real store, engine and server. */
@@ -31,10 +33,9 @@ const context: CliContext = {
     await new Promise<void>((resolve) => {
       const stop = (signal: string): void => {
         server.runtime.logger.info({ signal }, 'shutting down');
-        void server.close().then(resolve, (error: unknown) => {
-          server.runtime.logger.error({ err: error }, 'shutdown failed');
-          resolve();
-        });
+        const close = () => server.close().catch((error: unknown) => server.runtime.logger.error({ err: error }, 'shutdown failed'));
+        // Bounded whatever the disk or the engine does: past the limit the process ends by force.
+        void shutDownWithin(close, config.shutdownTimeoutS * 1000, sqliteThreadHoldsExit).then(resolve);
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { VigilError, ErrorCodes } from './core/index.js';
+import { removeFile } from './data-dir.js';
 
 /** What a running server leaves in its data dir so CLI commands can reach it over HTTP. */
 export interface ServerInfo {
@@ -40,14 +41,14 @@ export class DataDirLock {
         if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
           throw new DataDirBusyError(holder, readServerInfo(dataDir));
         }
-        rmSync(path, { force: true });
+        removeFile(path);
       }
     }
     throw new VigilError(ErrorCodes.unavailable, `could not lock ${path}`);
   }
 
   release(): void {
-    rmSync(this.path, { force: true });
+    removeFile(this.path);
   }
 }
 

@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { readSecretsKey, type DetectionsConfig, type VigilConfig } from './config/index.js';
-import { SecretBox, newId, systemClock, type Clock } from './core/index.js';
+import { SecretBox, newId, redactLogFields, redactUrl, redactedText, systemClock, type Clock } from './core/index.js';
 import { createServices, defaultDetectionEngineSettings, type DetectionEngineSettings, type Services } from './admin/index.js';
 import type { DetectionMetrics } from './detections/index.js';
 import { vigilVersion } from './version.js';
@@ -14,7 +14,8 @@ import type { Store } from './store/index.js';
 import { createPostgresStore } from './store/postgres/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import { DataDirLock } from './data-dir-lock.js';
-import { prepareDataDir } from './data-dir.js';
+import { checkDataDirWritable, prepareDataDir, protectDataDir } from './data-dir.js';
+import { closeInOrder } from './close-in-order.js';
 
 /** Everything one process opened: the store, maybe the engine, and the services over them. */
 export interface Runtime {
@@ -29,14 +30,27 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** The process logger: JSON lines, secrets redacted as a second line of defence. */
+/**
+ * The process logger: JSON lines, secrets redacted as a second line of defence: named secret
+ * fields, and credentials inside any logged URL (the request line's `?api_key=` too) or headers.
+ */
 export function createLogger(config: VigilConfig, destination: NodeJS.WritableStream = process.stderr): PinoLogger {
   return pino(
     {
       level: config.logLevel,
       redact: {
         paths: ['req.headers.authorization', 'headers.authorization', '*.secret', '*.api_key', '*.integration_key', '*.password'],
-        censor: '[redacted]',
+        censor: redactedText,
+      },
+      formatters: { log: redactLogFields },
+      // Fastify's request line, with the query's credentials redacted (formatters see the raw request).
+      serializers: {
+        req: (request: { method?: string; url?: string; host?: string; ip?: string }) => ({
+          method: request.method,
+          url: redactUrl(request.url ?? ''),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
       },
     },
     destination,
@@ -55,6 +69,8 @@ export async function openRuntime(
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   prepareDataDir(config.dataDir, { create: options.createDataDir ?? true });
+  protectDataDir(config.dataDir);
+  checkDataDirWritable(config.dataDir);
   const store = await openStore(config, clock);
   // Embedded (chDB and SQLite): the data dir lock makes this process the only server of its
   // store. Otherwise other servers may share it (docs/scale-out.md).
@@ -107,14 +123,15 @@ export async function openRuntime(
     engine,
     services,
     instanceId,
-    async close() {
-      await services.search?.close();
-      await services.detections?.stop();
-      await services.maintenance?.stop();
-      await engine?.close();
-      lock?.release();
-      await store.close();
-    },
+    close: () =>
+      closeInOrder([
+        () => services.search?.close(),
+        () => services.detections?.stop(),
+        () => services.maintenance?.stop(),
+        () => engine?.close(),
+        () => lock?.release(),
+        () => store.close(),
+      ]),
   };
 }
 

@@ -1,10 +1,12 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ApiMetrics, buildApi } from './api/index.js';
 import type { VigilConfig } from './config/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { dataDirFreeBytes, probeDataDir, removeFile } from './data-dir.js';
+import { closeInOrder } from './close-in-order.js';
 import type { ServerInfo } from './data-dir-lock.js';
 import { cliActor, defaultTenantName } from './admin/index.js';
 import { vigilVersion } from './version.js';
@@ -25,6 +27,7 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
   const runtime = await openRuntime(config, { withEngine: true, detectionMetrics: metrics.detectionMetrics });
   const { services, engine, store, logger } = runtime;
   metrics.observeOutbox(() => store.alerts.pendingCount());
+  metrics.observeFreeSpace(() => dataDirFreeBytes(config.dataDir));
   let app: FastifyInstance | null = null;
   try {
     await bootstrap(runtime, out);
@@ -47,6 +50,8 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       readiness: [
         { name: 'engine', check: () => engine!.ping() },
         { name: 'store', check: async () => void (await store.tenants.get('default')) },
+        // a full disk or a data dir that turned read-only: the service cannot take writes
+        { name: 'data_dir', check: () => probeDataDir(config.dataDir, config.dataDirMinFreeBytes) },
       ],
     });
     const address = await app.listen({ host: config.host, port: config.port });
@@ -68,11 +73,17 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
       runtime,
       close: () =>
         (closing ??= (async () => {
-          // Stop the engine first: running windows are cancelled (re-run after a restart), sends get a grace period.
-          await services.detections?.stop();
-          await openedApp.close();
-          rmSync(join(config.dataDir, 'server.json'), { force: true });
-          await runtime.close();
+          // Running queries are cancelled (a blocking query would hold the close for minutes);
+          // requests already writing (ingest) finish.
+          const searchClosed = services.search?.close();
+          await closeInOrder([
+            () => searchClosed,
+            // Stop the engine first: running windows are cancelled (re-run after a restart), sends get a grace period.
+            () => services.detections?.stop(),
+            () => closeApp(openedApp),
+            () => removeFile(join(config.dataDir, 'server.json')),
+            () => runtime.close(),
+          ]);
         })()),
     };
   } catch (error) {
@@ -122,4 +133,19 @@ async function createBootstrapKey(runtime: Runtime, tenantId: string, out: NodeJ
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Closes the API: new requests are refused, requests under way finish. Node closes the idle
+ * keep-alive connections once, when the close starts; a connection whose request ends later stays
+ * open until its client lets it go (72 s of keep-alive), and the close waits for it. So idle
+ * connections are closed again until every one is gone.
+ */
+async function closeApp(app: FastifyInstance): Promise<void> {
+  const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(idle);
+  }
 }

@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, messageOf, type Clock } from '../core/index.js';
+import { ConflictError, NotFoundError, ValidationError, messageOf, type Clock } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import { defaultSourceType, defaultTimestampFields, ingestStream, type IngestFormat, type IngestProgress, type IngestSummary } from '../ingest/index.js';
 import type { IndexRecord, Store } from '../store/index.js';
@@ -164,11 +164,17 @@ export class IngestService {
       return await this.indexes.resolve(request.tenantId, request.index);
     } catch (error) {
       if (!(error instanceof NotFoundError) || !request.createIndex) throw error;
-      return this.indexes.create(
+    }
+    try {
+      return await this.indexes.create(
         request.tenantId,
         { name: request.index, ...(request.timestampField ? { timestampFields: [request.timestampField, ...defaultTimestampFields] } : {}), ...(request.sourceType ? { sourceType: request.sourceType } : {}) },
         actor,
       );
+    } catch (error) {
+      // another ingest created it meanwhile (two first batches at once): write into that one
+      if (!(error instanceof ConflictError)) throw error;
+      return this.indexes.resolve(request.tenantId, request.index);
     }
   }
 }

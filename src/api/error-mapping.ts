@@ -30,6 +30,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 422;
     case ErrorCodes.unavailable:
       return 503;
+    case ErrorCodes.insufficientStorage:
+      return 507;
     case ErrorCodes.engineTimeout:
       return 504;
     case ErrorCodes.invalidConfig:
@@ -48,13 +50,15 @@ export function httpStatusOf(code: ErrorCode): number {
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof VigilError) {
     const status = httpStatusOf(error.code);
-    // A time limit or an unavailable dependency is the caller's to know; other 5xx stay generic.
-    const tellsCaller = error.code === ErrorCodes.engineTimeout || error.code === ErrorCodes.unavailable;
+    // A time limit, an unavailable dependency or a full disk is the caller's to know (and the
+    // operator's: logged with its cause); other 5xx stay generic.
+    const tellsCaller = error.code === ErrorCodes.engineTimeout || error.code === ErrorCodes.unavailable || error.code === ErrorCodes.insufficientStorage;
     if (status >= 500 && !tellsCaller) {
       request.log.error({ err: error, code: error.code }, 'request failed');
       void reply.status(status).send({ error: `internal error (request id ${request.id})` });
       return;
     }
+    if (status >= 500 && error.code !== ErrorCodes.engineTimeout) request.log.warn({ err: error, code: error.code }, 'request failed: the service cannot serve it now');
     // Name the field at fault when the message does not already.
     const message = error.field && !error.message.includes(error.field) ? `${error.field}: ${error.message}` : error.message;
     if (error instanceof TooManyRequestsError) void reply.header('retry-after', String(error.retryAfterS));

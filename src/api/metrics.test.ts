@@ -32,3 +32,19 @@ describe('ApiMetrics: the detection engine on /metrics', () => {
     }
   });
 });
+
+describe('ApiMetrics: the data dir on /metrics', () => {
+  it("exposes the free space at each scrape, and 0 when the disk cannot be asked (a scrape never fails on it)", async () => {
+    const metrics = new ApiMetrics();
+    let free: number | Error = 5_000_000;
+    metrics.observeFreeSpace(async () => {
+      if (free instanceof Error) throw free;
+      return free;
+    });
+    expect(await metrics.registry.metrics()).toMatch(/^vigil_data_dir_free_bytes 5000000$/m);
+    free = 4096;
+    expect(await metrics.registry.metrics()).toMatch(/^vigil_data_dir_free_bytes 4096$/m);
+    free = new Error('EIO');
+    expect(await metrics.registry.metrics()).toMatch(/^vigil_data_dir_free_bytes 0$/m);
+  });
+});

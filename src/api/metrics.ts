@@ -95,8 +95,25 @@ export class ApiMetrics {
     },
   });
 
+  private freeSpaceSource: (() => Promise<number>) | null = null;
+  readonly dataDirFreeBytes = new Gauge({
+    name: 'vigil_data_dir_free_bytes',
+    help: 'Bytes free for the service on the disk holding its data dir (writes fail with 507 at 0)',
+    registers: [this.registry],
+    collect: async () => {
+      if (this.freeSpaceSource === null) return;
+      // a disk that cannot even be asked is reported as no space rather than failing the scrape
+      this.dataDirFreeBytes.set(await this.freeSpaceSource().catch(() => 0));
+    },
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
+  }
+
+  /** Reads the data dir's free space from `source` at every scrape. */
+  observeFreeSpace(source: () => Promise<number>): void {
+    this.freeSpaceSource = source;
   }
 
   /** Reads the outbox depth from `source` at every scrape. */

@@ -17,6 +17,10 @@ export interface VigilConfig {
   readonly cliApiUrl: string | null;
   /** Seconds between retention sweeps and deleted-index purges. */
   readonly maintenanceIntervalS: number;
+  /** `vigil serve` exits this long after SIGTERM or SIGINT at the latest, finished or not. */
+  readonly shutdownTimeoutS: number;
+  /** `/readyz` answers 503 while the disk holding the data dir has less free than this. */
+  readonly dataDirMinFreeBytes: number;
   readonly detections: DetectionsConfig;
 }
 

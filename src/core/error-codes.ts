@@ -29,6 +29,8 @@ export const ErrorCodes = {
   engineQueryTooLarge: 'engine_query_too_large',
   storeFailure: 'store_failure',
   unavailable: 'unavailable',
+  /** The disk holding the data dir is full (HTTP 507); writes work again once space is freed. */
+  insufficientStorage: 'insufficient_storage',
   internal: 'internal',
 } as const;
 

@@ -96,7 +96,8 @@ export type EngineErrorCode =
   | typeof ErrorCodes.engineMemoryLimit
   | typeof ErrorCodes.engineReadLimit
   | typeof ErrorCodes.engineQueryTooLarge
-  | typeof ErrorCodes.unavailable;
+  | typeof ErrorCodes.unavailable
+  | typeof ErrorCodes.insufficientStorage;
 
 /** The events engine (ClickHouse) failed, timed out, ran out of memory or was cancelled. */
 export class EngineError extends VigilError {
@@ -105,10 +106,12 @@ export class EngineError extends VigilError {
   }
 }
 
-/** The metadata store failed. */
+export type StoreErrorCode = typeof ErrorCodes.storeFailure | typeof ErrorCodes.unavailable | typeof ErrorCodes.insufficientStorage;
+
+/** The metadata store failed; `unavailable` or `insufficient_storage` when its disk is the cause. */
 export class StoreError extends VigilError {
-  constructor(message: string, options: VigilErrorOptions = {}) {
-    super(ErrorCodes.storeFailure, message, options);
+  constructor(message: string, options: VigilErrorOptions & { code?: StoreErrorCode } = {}) {
+    super(options.code ?? ErrorCodes.storeFailure, message, options);
   }
 }
 

@@ -18,3 +18,5 @@ export * from './control-characters.js';
 export * from './closest-name.js';
 export { crc32 } from './crc32.js';
 export * from './system-namespace.js';
+export * from './log-redaction.js';
+export * from './storage-fault.js';

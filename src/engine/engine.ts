@@ -78,9 +78,20 @@ export interface ChdbEngineOptions {
   readonly maxMemoryUsageBytes?: number;
 }
 
+/**
+ * Whom a statement works for, so the engine can share its capacity fairly: an ad hoc query of a
+ * tenant, or a detection window. Statements without one are the service's own (ingest,
+ * maintenance, the field catalog) and are never held back. The embedded engine keeps a share of
+ * its sessions that ad hoc queries cannot take, and never lets one tenant's ad hoc queries hold
+ * them all (docs/engine.md, "Sharing the sessions"); a ClickHouse server schedules on its own.
+ */
+export type Workload = { readonly kind: 'adhoc'; readonly tenant: string } | { readonly kind: 'detection' };
+
 export interface EngineQueryOptions {
   /** Tag stored as `log_comment`: finds the query for progress and cancellation. */
   readonly tag?: string;
+  /** Whom the statement works for; absent: the service's own work. */
+  readonly workload?: Workload;
   readonly maxExecutionTimeS?: number;
   readonly maxMemoryUsageBytes?: number;
   /** Extra ClickHouse settings; the adapter appends the SETTINGS clause, so SQL must not have one. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError, ErrorCodes } from '../core/index.js';
-import { clickhouseCodeOf, toEngineError } from './to-engine-error.js';
+import { clickhouseCodeOf, isRowDataError, toEngineError } from './to-engine-error.js';
 
 class FakeChdbError extends Error {
   constructor(
@@ -53,5 +53,34 @@ describe('toEngineError', () => {
   it('leaves an EngineError as it is', () => {
     const original = new EngineError('engine is closed', { code: ErrorCodes.unavailable });
     expect(toEngineError('running query', original)).toBe(original);
+  });
+});
+
+describe('isRowDataError', () => {
+  it.each([
+    [117, true], // INCORRECT_DATA: a value its column refuses
+    [25, true], // CANNOT_PARSE_ESCAPE_SEQUENCE: a bad escape in one row's text
+    [241, false],
+    [394, false],
+  ])('code %i: %s', (code, expected) => {
+    expect(isRowDataError(new FakeChdbError(`Code: ${code}. DB::Exception: …`, code))).toBe(expected);
+  });
+});
+
+describe('toEngineError of a storage fault', () => {
+  it.each([
+    ['Code: 243. DB::Exception: Cannot reserve 1.00 MiB, not enough space. (NOT_ENOUGH_SPACE)', ErrorCodes.insufficientStorage, 'the disk holding the data dir is full'],
+    ["Code: 75. DB::ErrnoException: Cannot write to file /d/engine/store/x/tmp_insert/data.bin, errno: 28, strerror: No space left on device. (CANNOT_WRITE_TO_FILE_DESCRIPTOR)", ErrorCodes.insufficientStorage, 'the disk holding the data dir is full'],
+    ['Code: 1001. DB::Exception: std::__1::filesystem::filesystem_error: filesystem error: in create_directories: Operation not permitted ["/d/engine/store/3e6"]', ErrorCodes.unavailable, 'the data dir cannot be written'],
+    ['Code: 1001. DB::Exception: filesystem error: in create_directories: Read-only file system', ErrorCodes.unavailable, 'the data dir cannot be written'],
+  ])('%s', (message, code, says) => {
+    const error = toEngineError('inserting events', new FakeChdbError(message));
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(new RegExp(`^inserting events: ${says}`));
+    expect(error.message).not.toContain('/d/engine');
+  });
+
+  it('leaves other failures alone', () => {
+    expect(toEngineError('running query', new FakeChdbError('Code: 62. DB::Exception: Syntax error')).code).toBe(ErrorCodes.engineFailure);
   });
 });

@@ -1,4 +1,4 @@
-import { EngineError, ErrorCodes, messageOf, type EngineErrorCode } from '../core/index.js';
+import { EngineError, ErrorCodes, describeStorageFault, messageOf, storageFaultOf, type EngineErrorCode } from '../core/index.js';
 
 /** ClickHouse exception codes the service tells apart; everything else is engine_failure. */
 export const ClickHouseCodes = {
@@ -77,6 +77,12 @@ function codeFor(clickhouseCode: number | undefined): EngineErrorCode {
  */
 export function toEngineError(context: string, error: unknown, cancelled = false): EngineError {
   if (error instanceof EngineError) return error;
+  // a full disk or a data dir that cannot be written: the operator's to fix, and it passes
+  const fault = cancelled ? null : storageFaultOf(error);
+  if (fault !== null) {
+    const { code, message } = describeStorageFault(fault, context);
+    return new EngineError(message, { code, cause: error });
+  }
   const clickhouseCode = clickhouseCodeOf(error);
   const tooLarge = cancelled ? null : tooLargeReason(clickhouseCode, messageOf(error));
   if (tooLarge !== null) {
@@ -102,6 +108,7 @@ export function cancelledError(context: string): EngineError {
  */
 const rowDataCodes: ReadonlySet<number> = new Set([
   6, // CANNOT_PARSE_TEXT
+  25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone surrogate escape, which ingest no longer writes)
   26, // CANNOT_PARSE_QUOTED_STRING
   27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
   38, // CANNOT_PARSE_DATE

@@ -19,6 +19,19 @@ describe('buildPendingRow', () => {
     expect(row).toEqual({ tsNs: ingestNs, tsField: '', rawJson: raw, attrsJson: '{"a.b":"true"}', nullPaths: ['n'], searchText: 'true' });
   });
 
+  it('stores U+FFFD for each lone surrogate of a value, a key and a null path, and in the raw text', () => {
+    const raw = String.raw`{"msg":"a\ud83d","k\udc00":1,"n\ud800":null,"pair":"\ud83d\ude00","ts":"2024-03-01T00:00:00Z"}`;
+    const row = buildPendingRow(JSON.parse(raw) as Record<string, unknown>, raw, defaultTimestampFields, clock);
+    expect(row).toEqual({
+      tsNs: 1_709_251_200_000_000_000n,
+      tsField: 'ts',
+      rawJson: String.raw`{"msg":"a\ufffd","k\ufffd":1,"n\ufffd":null,"pair":"\ud83d\ude00","ts":"2024-03-01T00:00:00Z"}`,
+      attrsJson: '{"msg":"a\ufffd","k\ufffd":1,"pair":"😀","ts":"2024-03-01T00:00:00Z"}',
+      nullPaths: ['n\ufffd'],
+      searchText: 'a\ufffd\u00001\u0000😀\u00002024-03-01T00:00:00Z',
+    });
+  });
+
   describe('event time', () => {
     it('uses the first listed field that is present and parsable, and records which', () => {
       const row = build({ eventTime: '2020-09-14T00:44:20Z', '@timestamp': 'soon', time: 1_588_205_198 });
@@ -95,6 +108,18 @@ describe('buildPendingRow', () => {
     let event: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 150; i++) event = { a: event };
     expect(() => build(event)).toThrow('event nested deeper than 100 levels');
+  });
+
+  it('reads a stored event back whole however deep it is (101 levels were once accepted)', () => {
+    let event: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 100; i++) event = { a: event };
+    const path = `${'a.'.repeat(100)}leaf`;
+    expect(storedColumnsOf(event).attrs).toEqual({ [path]: 1 });
+    const row: Record<string, FlatValue | null> = {};
+    addStoredColumns(row, { ...event, '@svc.x': 1 });
+    expect(row).toEqual({ [path]: 1 });
+    addStoredColumns(row, { b: event });
+    expect(Object.keys(row)).toEqual([path, `b.${path}`]);
   });
 });
 

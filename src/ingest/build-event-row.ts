@@ -2,6 +2,7 @@ import { isUnderNamespace, systemNamespace, systemNamespaceAliases, type Clock }
 import { flattenEvent, flattenEventInto, setPath, type FlatEvent, type FlatValue } from './flatten-event.js';
 import { pickEventTime } from './pick-event-time.js';
 import { valuesText } from './values-text.js';
+import { wellFormedJsonText, wellFormedValue } from './well-formed-text.js';
 
 /** An event ready for the engine except for its sequence number, given when its batch is sent. */
 export interface PendingRow {
@@ -16,7 +17,10 @@ export interface PendingRow {
 
 /**
  * Flattens, timestamps and serializes one event. The event time is chosen before reserved
- * paths are dropped, so an index may name e.g. `@svc.datetime` as its timestamp field.
+ * paths are dropped, so an index may name e.g. `@svc.datetime` as its timestamp field. Every
+ * event of every reader and endpoint becomes a row here, so this is where a lone surrogate in
+ * any string, key or the raw text becomes U+FFFD (well-formed-text.ts): the engine refuses one,
+ * and with it the whole batch.
  */
 export function buildPendingRow(
   event: Record<string, unknown>,
@@ -24,7 +28,13 @@ export function buildPendingRow(
   timestampFields: readonly string[],
   clock: Clock,
 ): PendingRow {
-  const flat = flattenEvent(event);
+  let flat = flattenEvent(event);
+  if (flat.loneSurrogate) {
+    // The raw text is the event's JSON, so its lone surrogates are escapes there.
+    event = wellFormedValue(event) as Record<string, unknown>;
+    rawJson = wellFormedJsonText(rawJson);
+    flat = flattenEvent(event);
+  }
   const { tsNs, tsField } = pickEventTime(flat.attrs, timestampFields, clock);
   const { attrs, nullPaths } = withoutReservedPaths(event, flat);
   return { tsNs, tsField, rawJson, attrsJson: attrsJsonOf(attrs), nullPaths, searchText: valuesText(attrs) };
@@ -64,7 +74,8 @@ function isUnsafeWholeNumber(value: FlatValue | undefined): boolean {
 export function storedColumnsOf(event: unknown): FlatEvent {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return { attrs: {}, nullPaths: [] };
   const object = event as Record<string, unknown>;
-  return withoutReservedPaths(object, flattenEvent(object));
+  // a stored event is read back whole, however deep (ingest limits depth, and once allowed 101 levels)
+  return withoutReservedPaths(object, flattenEvent(object, Number.POSITIVE_INFINITY));
 }
 
 /**

@@ -9,9 +9,15 @@ export interface FlatEvent {
   readonly attrs: Record<string, FlatValue>;
   /** Paths whose value is JSON null: the column exists but holds no value. */
   readonly nullPaths: string[];
+  /** Set when a key or a string holds a lone UTF-16 surrogate, which the engine refuses (well-formed-text.ts). */
+  readonly loneSurrogate?: true;
 }
 
-/** Deepest nesting flattened; deeper events are rejected rather than making absurd paths. */
+/**
+ * Deepest nesting flattened, in levels: the event object is level 1, and each object or array
+ * inside adds one (`{"a":{"b":[1]}}` is 3). Deeper events are rejected rather than making
+ * absurd paths.
+ */
 export const maxFlattenDepth = 100;
 
 /**
@@ -22,9 +28,12 @@ export const maxFlattenDepth = 100;
  * one in property order wins, so every path appears once (ClickHouse rejects duplicates). A path
  * that is a prefix of another (`a` and `a.b`) is kept: they are distinct columns.
  */
-export function flattenEvent(event: Record<string, unknown>): FlatEvent {
+export function flattenEvent(event: Record<string, unknown>, maxDepth = maxFlattenDepth): FlatEvent {
   const out: Record<string, FlatValue | null> = {};
-  if (!flattenEventInto(event, out)) return { attrs: out as Record<string, FlatValue>, nullPaths: [] };
+  const flattener = new Flattener(out, maxDepth);
+  flattener.object(event, '', 0);
+  const loneSurrogate = flattener.wellFormed ? {} : { loneSurrogate: true as const };
+  if (!flattener.hasNull) return { attrs: out as Record<string, FlatValue>, nullPaths: [], ...loneSurrogate };
   const attrs: Record<string, FlatValue> = {};
   const nullPaths: string[] = [];
   for (const path in out) {
@@ -32,39 +41,50 @@ export function flattenEvent(event: Record<string, unknown>): FlatEvent {
     if (value === null || value === undefined) nullPaths.push(path);
     else setPath(attrs, path, value);
   }
-  return { attrs, nullPaths };
+  return { attrs, nullPaths, ...loneSurrogate };
 }
 
 /**
  * Flattens into `out` after what it holds: each path once, in flattening order, null for a JSON
- * null (`flattenEvent` then splits those off). Returns whether any path ended up null.
+ * null (`flattenEvent` then splits those off). Returns whether any path ended up null. For
+ * stored events, so no depth limit: what ingest stored is read back whole.
  */
 export function flattenEventInto(event: Record<string, unknown>, out: Record<string, FlatValue | null>): boolean {
-  const flattener = new Flattener(out);
+  const flattener = new Flattener(out, Number.POSITIVE_INFINITY);
   flattener.object(event, '', 0);
   return flattener.hasNull;
 }
 
 class Flattener {
   hasNull = false;
+  // isWellFormed is O(1) on the one-byte strings most events hold only
+  wellFormed = true;
 
-  constructor(readonly out: Record<string, FlatValue | null>) {}
+  constructor(
+    readonly out: Record<string, FlatValue | null>,
+    private readonly maxDepth: number,
+  ) {}
 
+  // `depth` counts from 0 at the event itself, so level = depth + 1
   object(obj: Record<string, unknown>, prefix: string, depth: number): void {
-    if (depth > maxFlattenDepth) throw new IngestError(`event nested deeper than ${maxFlattenDepth} levels`);
+    if (depth >= this.maxDepth) throw new IngestError(`event nested deeper than ${this.maxDepth} levels`);
     for (const key in obj) {
+      if (!key.isWellFormed()) this.wellFormed = false;
       this.value(obj[key], depth === 0 ? key : prefix + '.' + key, depth);
     }
   }
 
   private array(items: unknown[], prefix: string, depth: number): void {
-    if (depth > maxFlattenDepth) throw new IngestError(`event nested deeper than ${maxFlattenDepth} levels`);
+    if (depth >= this.maxDepth) throw new IngestError(`event nested deeper than ${this.maxDepth} levels`);
     for (let i = 0; i < items.length; i++) this.value(items[i], prefix + '[' + i + ']', depth);
   }
 
   private value(value: unknown, path: string, depth: number): void {
     switch (typeof value) {
       case 'string':
+        if (!value.isWellFormed()) this.wellFormed = false;
+        setPath(this.out, path, value);
+        return;
       case 'number':
         setPath(this.out, path, value);
         return;

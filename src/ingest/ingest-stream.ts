@@ -1,4 +1,4 @@
-import { IngestError, PayloadTooLargeError } from '../core/index.js';
+import { ErrorCodes, IngestError, PayloadTooLargeError, VigilError } from '../core/index.js';
 import { BatchWriter } from './batch-writer.js';
 import { classifyFirstLine, isBlankLine, secondLineIsEvent } from './detect-format.js';
 import { EventCollector } from './event-collector.js';
@@ -125,6 +125,10 @@ class IngestRun {
       if (error instanceof PayloadTooLargeError) {
         // batches before the limit stay written: say which, so the client resends only the rest
         throw new PayloadTooLargeError(`${error.message}; ${this.writtenSoFar('limit')}`, { cause: error });
+      }
+      if (error instanceof VigilError && (error.code === ErrorCodes.insufficientStorage || error.code === ErrorCodes.unavailable)) {
+        // a full disk or a data dir that cannot be written passes: tell the client where to resume
+        throw new VigilError(error.code, `${error.message}; ${this.writtenSoFar('failure')}`, { cause: error });
       }
       throw error;
     }

@@ -62,7 +62,7 @@ export class HistogramRun extends BackgroundRun {
     const gridStartNs = buckets.firstBucketNs - (((buckets.firstBucketNs % gridNs) + gridNs) % gridNs);
     // The counts cover whole cells: the minute holding the range's end counts even when the end is inside it.
     const gridEndNs = gridStartNs + ((range.endNs - gridStartNs + gridNs - 1n) / gridNs) * gridNs;
-    const counted = await this.deps.engine.query<{ bucket: number; rows: string }>(compileTimeHistogram(plan.analyzed, { tenant, startNs: gridStartNs, endNs: gridEndNs }, gridNs), { signal });
+    const counted = await this.deps.engine.query<{ bucket: number; rows: string }>(compileTimeHistogram(plan.analyzed, { tenant, startNs: gridStartNs, endNs: gridEndNs }, gridNs), { signal, workload: { kind: 'adhoc', tenant } });
     this.bytesScanned += counted.stats.bytesRead;
     const cells = counted.rows.map((row) => ({ index: Number(row.bucket), rows: Number(row.rows) }));
     for (const slice of histogramSlices(range, cells, { gridStartNs, gridNs, firstSliceRows })) {
@@ -75,7 +75,7 @@ export class HistogramRun extends BackgroundRun {
         bucketNs: buckets.bucketNs,
         partialWords: slice.rows >= partialWordsRows,
       });
-      const result = await this.deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, { settings: compiled.settings, signal });
+      const result = await this.deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, { settings: compiled.settings, signal, workload: { kind: 'adhoc', tenant } });
       if (signal.aborted) return;
       this.bytesScanned += result.stats.bytesRead;
       for (const row of result.rows) this.counts.set(BigInt(row.bucket), (this.counts.get(BigInt(row.bucket)) ?? 0) + Number(row.rows));

@@ -14,7 +14,7 @@ export type { QuerySnapshot, QueryStatus } from './query-snapshot.js';
 
 /** A search reading at most this many rows after the indexes (32 granules) runs as one statement. */
 export const selectiveReadRows = 32 * 8192;
-import type { Engine } from '../engine/index.js';
+import type { Engine, Workload } from '../engine/index.js';
 import { compileQuery, compileTimeHistogram, isSliceable, narrowsByTextIndex, type CompiledOutput } from '../query/index.js';
 import type { AdhocQuery } from './adhoc-request.js';
 import { decodeBounded } from './decode-bounded.js';
@@ -63,6 +63,11 @@ export class QueryRun extends BackgroundRun {
     return { status: this.status, kind: this.kind, columns: this.columns, rows: this.rows, bytesScanned: this.bytesScanned, truncated: this.truncated, error: this.error };
   }
 
+  /** Every statement of the run is its tenant's ad hoc work: the engine shares sessions by it. */
+  private get workload(): Workload {
+    return { kind: 'adhoc', tenant: this.request.tenant };
+  }
+
   private async execute(plan: QueryPlan): Promise<void> {
     if (isSliceable(plan.query)) await this.runSlices(plan);
     else await this.runWhole(plan);
@@ -72,7 +77,7 @@ export class QueryRun extends BackgroundRun {
     if (narrowsByTextIndex(plan.analyzed) && (await this.runSelective(plan))) return;
     const { request } = this;
     const histogram = compileTimeHistogram(plan.analyzed, request, bucketWidthNs(request.startNs, request.endNs));
-    const buckets = await this.deps.engine.query<{ bucket: number; rows: string }>(histogram, { signal: this.abort.signal });
+    const buckets = await this.deps.engine.query<{ bucket: number; rows: string }>(histogram, { signal: this.abort.signal, workload: this.workload });
     this.bytesScanned += buckets.stats.bytesRead;
     const counts = buckets.rows.map((b) => ({ index: Number(b.bucket), rows: Number(b.rows) }));
     const slices = new SliceWalker(request.startNs, request.endNs, counts, request.scanBackToFront);
@@ -142,7 +147,7 @@ export class QueryRun extends BackgroundRun {
   private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number, statement: Partial<SliceStatement> = {}): Promise<DecodedRow[]> {
     const order = this.request.scanBackToFront ? 'desc' : 'asc';
     const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, ...rowBounds(this.request), order, limit, partialWords: statement.partialWords === true });
-    const options = { settings: { ...compiled.settings, ...statement.settings }, signal: this.abort.signal };
+    const options = { settings: { ...compiled.settings, ...statement.settings }, signal: this.abort.signal, workload: this.workload };
     const result = await readCompiled(this.deps.engine, compiled, options);
     this.bytesScanned += result.stats.bytesRead;
     const bounds = { maxRows: limit, maxBytes: this.budget.remaining };
@@ -198,7 +203,7 @@ export class QueryRun extends BackgroundRun {
     try {
       const read = async (timeBounded: boolean) => {
         const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, ...rowBounds(request), order, timeBounded, partialWords: true });
-        const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal });
+        const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal, workload: this.workload });
         this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
         return { compiled, result };
       };

@@ -63,7 +63,7 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
 async function runWindow(deps: RuleWindowsDeps, window: MinuteWindow): Promise<WindowRows> {
   deps.onStatement?.('window');
   const compiled = compileQuery(deps.plan.analyzed, { tenant: deps.tenant, ...toRange(window), order: 'asc', limit: deps.maxRows });
-  const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal });
+  const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
   const rows = decodeRows(compiled.output, result.rows, deps.plan.indexNames);
   return { columns: resultColumns(compiled.output, rows), rows };
 }
@@ -72,7 +72,7 @@ async function minuteCounts(deps: RuleWindowsDeps, span: MinuteWindow): Promise<
   deps.onStatement?.('count');
   const range = toRange(span);
   const compiled = compileRowHistogram(deps.plan.analyzed, { tenant: deps.tenant, ...range, firstBucketNs: range.startNs, bucketNs: BigInt(minuteMs) * msNs, partialWords: true });
-  const result = await deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, { settings: compiled.settings, signal: deps.signal });
+  const result = await deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
   return new MinuteCounts(span.startMs, (span.endMs - span.startMs) / minuteMs, result.rows);
 }
 

@@ -5,7 +5,7 @@
  * (SharedQueries), so any server answers for any query; the tenant's indexes come from the caller.
  */
 import { EngineError, ErrorCodes, NotFoundError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
-import type { Engine } from '../engine/index.js';
+import type { Engine, Workload } from '../engine/index.js';
 import type { IndexInfo, LookupTableInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
 import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
@@ -241,18 +241,28 @@ export class SearchService {
 
   /**
    * Runs a query over a short range as one statement: events earliest first up to `maxRows`, or
-   * the whole aggregation. Detection windows use it: for a minute of events the histogram and
-   * time slices of ad hoc searches cost more than they save. It bypasses the ad hoc concurrency
-   * limits; the caller bounds its own (the rule scheduler does).
+   * the whole aggregation. Rule tests use it: for a minute of events the histogram and time
+   * slices of ad hoc searches cost more than they save. It bypasses the ad hoc concurrency
+   * limits; the caller bounds its own (rule test runs are). The engine counts it as the
+   * tenant's ad hoc work.
    */
   async runOnce(tenant: string, text: string, range: TimeRange, maxRows: number, signal?: AbortSignal): Promise<QueryResult> {
-    return runShortRange(this.engine, await this.prepareShortRange(tenant, text, range, maxRows), signal);
+    const query = await this.prepareWith(tenant, text, range, maxRows, { kind: 'adhoc', tenant });
+    return runShortRange(this.engine, query, signal);
   }
 
-  /** Plans a `runOnce` query without running it: its `batchKey` says which others it can share a statement with. */
+  /**
+   * Plans a detection window's query without running it: its `batchKey` says which others it can
+   * share a statement with. The engine runs it within the share of sessions ad hoc queries
+   * cannot take (the rule scheduler bounds how many run at once).
+   */
   async prepareShortRange(tenant: string, text: string, range: TimeRange, maxRows: number): Promise<ShortRangeQuery> {
+    return this.prepareWith(tenant, text, range, maxRows, { kind: 'detection' });
+  }
+
+  private async prepareWith(tenant: string, text: string, range: TimeRange, maxRows: number, workload: Workload): Promise<ShortRangeQuery> {
     const clamped = clampToEventSpan(range);
-    return prepareShortRange((output) => this.plan(tenant, text, clamped, output), tenant, clamped, maxRows);
+    return prepareShortRange((output) => this.plan(tenant, text, clamped, output), tenant, clamped, maxRows, workload);
   }
 
   /** Runs a prepared query alone, as `runOnce` does. */

@@ -3,7 +3,7 @@
  * filters over the same tenant and range, many in one statement (compileEventBatch). Preparing
  * first lets the caller see which queries can share a statement before it groups them.
  */
-import type { Engine } from '../engine/index.js';
+import type { Engine, Workload } from '../engine/index.js';
 import { compileEventBatch, compileEventFilter, type EventFilter } from '../query/index.js';
 import { decodeRows } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
@@ -25,6 +25,8 @@ export interface ShortRangeQuery {
   /** Queries with the same key can run in one statement (`runShortRangeBatch`); null: only alone. */
   readonly batchKey: string | null;
   readonly filter: EventFilter | null;
+  /** A detection window's, or the ad hoc work of the tenant (a rule test): how the engine shares its sessions. */
+  readonly workload: Workload;
 }
 
 /** How a short-range query's events come: earliest first, at most `limit`. */
@@ -44,19 +46,20 @@ export async function prepareShortRange(
   tenant: string,
   range: TimeRange,
   maxRows: number,
+  workload: Workload,
 ): Promise<ShortRangeQuery> {
   const plan = await planWith({ order: 'asc', limit: maxRows });
   const filter = resultKind(plan) === 'events' ? compileEventFilter(plan.analyzed) : null;
   // Without text-index tokens a filter reads every event in range: batched, it would make its
   // partners evaluate their conditions on every event too, so it runs alone.
   const batchKey = filter?.tokenPrefilter ? [tenant, range.startNs, range.endNs, maxRows].join('\u0000') : null;
-  return { tenant, range, maxRows, plan, batchKey, filter };
+  return { tenant, range, maxRows, plan, batchKey, filter, workload };
 }
 
 export async function runShortRange(engine: Engine, query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
   const { plan } = query;
   const { compiled } = plan;
-  const result = await readCompiled(engine, compiled, { settings: compiled.settings, ...(signal ? { signal } : {}) });
+  const result = await readCompiled(engine, compiled, { settings: compiled.settings, workload: query.workload, ...(signal ? { signal } : {}) });
   const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
   return { kind: resultKind(plan), columns: resultColumns(compiled.output, rows), rows, bytesScanned: result.stats.bytesRead, truncated: false };
 }
@@ -77,7 +80,7 @@ export async function runShortRangeBatch(engine: Engine, queries: readonly Short
   const batch = compileEventBatch(filters, { tenant: first.tenant, ...first.range, limit: first.maxRows });
   let result;
   try {
-    result = await readEvents(engine, batch.sql, batch.columns, { settings: batch.settings, ...(signal ? { signal } : {}) });
+    result = await readEvents(engine, batch.sql, batch.columns, { settings: batch.settings, workload: first.workload, ...(signal ? { signal } : {}) });
   } catch (error) {
     if (signal?.aborted) throw error;
     const alone: (QueryResult | Error)[] = [];

@@ -73,7 +73,7 @@ export class ChunkReader {
       order: 'asc',
       partialWords: this.counts.between(range.startMs, range.endMs) >= partialWordsRows,
     });
-    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal });
+    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
     for (const row of decodeRows(compiled.output, result.rows, deps.plan.indexNames)) {
       this.rows.push(row);
       this.times.push(BigInt(row.rowId?.t ?? '0'));

@@ -53,7 +53,7 @@ export class WindowedReader {
     const compiled = compileWindowedQuery(deps.plan.analyzed, { tenant: deps.tenant, windows: series, limit: deps.maxRows, partialWords: fanned >= partialWordsRows });
     if (compiled === null) throw new Error('a row-wise query is read in chunks, not grouped by window');
     deps.onStatement?.('grouped');
-    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal });
+    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
     const byWindow = new Map<number, Record<string, unknown>[]>();
     for (const row of result.rows) {
       const k = from + Number(row[windowIndexColumn]);

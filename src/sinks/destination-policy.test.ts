@@ -39,6 +39,7 @@ describe('DestinationPolicy.checkUrl', () => {
     ['http://[::1]/', 'loopback'],
     ['http://[::]/', 'unspecified'],
     ['http://[::ffff:127.0.0.1]/', 'loopback address (embedded'],
+    ['http://[::ffff:0:127.0.0.1]/', 'loopback address (embedded'],
     ['http://[::ffff:a9fe:a9fe]/', 'link-local address (embedded'],
     ['http://[64:ff9b::10.0.0.1]/', 'private address (embedded'],
     ['http://[2002:c0a8:0001::1]/', 'private address (embedded'],
@@ -65,6 +66,44 @@ describe('DestinationPolicy.checkUrl', () => {
     [`https://example.com/${'a'.repeat(2100)}`, 'at most 2048'],
   ])('refuses %s whatever the operator allows', (url, message) => {
     for (const policy of [strict, lenient]) expect(() => policy.checkUrl(url, 'url')).toThrow(message);
+  });
+});
+
+/**
+ * Every IPv6 range that carries an IPv4 address: the address inside is judged as IPv4 (one rule),
+ * at sink create and update (a URL) and at delivery (a resolved address) alike. Each row: the
+ * range, an address of it carrying a refused IPv4 address, and one carrying a public one.
+ */
+describe('IPv6 addresses that embed IPv4', () => {
+  it.each([
+    ['IPv4-mapped ::ffff:0:0/96', '::ffff:127.0.0.1', 'loopback', '::ffff:8.8.8.8'],
+    ['IPv4-mapped, in hex', '::ffff:a9fe:a9fe', 'link-local', '::ffff:808:808'],
+    ['IPv4-translated ::ffff:0:0:0/96', '::ffff:0:127.0.0.1', 'loopback', '::ffff:0:8.8.8.8'],
+    ['IPv4-translated, in hex', '::ffff:0:a00:1', 'private', '::ffff:0:808:808'],
+    ['IPv4-compatible ::/96', '::127.0.0.1', 'loopback', '::8.8.8.8'],
+    ['NAT64 64:ff9b::/96', '64:ff9b::169.254.169.254', 'link-local', '64:ff9b::8.8.8.8'],
+    ['6to4 2002::/16', '2002:a9fe:a9fe::1', 'link-local', '2002:808:808::1'],
+    ['6to4, another subnet', '2002:7f00:1:1::', 'loopback', '2002:808:808:1::'],
+    ['Teredo 2001::/32, client (bits inverted)', '2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['Teredo 2001::/32, server', '2001:0:a00:1:8000:63bf:3fff:fdd2', 'private', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+  ])('%s: refuses %s (%s) and accepts %s', (_range, blocked, reason, open) => {
+    expect(() => strict.checkUrl(`http://[${blocked}]/`, 'url')).toThrow(new RegExp(`points at an? ${reason} address \\(embedded in an? .*IPv6 address\\)`));
+    expect(strict.checkResolvedAddress(blocked)).toMatch(new RegExp(`^an? ${reason} address \\(embedded`));
+    expect(strict.checkUrl(`http://[${open}]/`, 'url')).toBeInstanceOf(URL);
+    expect(strict.checkResolvedAddress(open)).toBeNull();
+    expect(lenient.checkUrl(`http://[${blocked}]/`, 'url')).toBeInstanceOf(URL);
+  });
+
+  it('refuses the local-use NAT64 range 64:ff9b:1::/48 whatever it embeds, naming the IPv4 address when it is refused too', () => {
+    // RFC 6052 at /48: the IPv4 address sits in bits 48-63 and 72-87
+    expect(strict.checkResolvedAddress('64:ff9b:1:7f00:0:100::')).toMatch(/^a loopback address \(embedded in a local-use NAT64 IPv6 address\)/);
+    expect(strict.checkResolvedAddress('64:ff9b:1:808:8:800::')).toBe('a local-use NAT64 address');
+    expect(() => strict.checkUrl('http://[64:ff9b:1:808:8:800::]/', 'url')).toThrow('points at a local-use NAT64 address');
+  });
+
+  it('still tells the unspecified and loopback addresses apart from IPv4-compatible ones', () => {
+    expect(strict.checkResolvedAddress('::')).toBe('the unspecified address');
+    expect(strict.checkResolvedAddress('::1')).toBe('a loopback address');
   });
 });
 

@@ -19,10 +19,10 @@ const ipv4Ranges: readonly Range[] = [
   ['240.0.0.0', 4, 'a reserved address'], // includes 255.255.255.255
 ];
 
+// Ranges that embed an IPv4 address are judged by what they embed (ipv4Embeddings), not here.
 const ipv6Ranges: readonly Range[] = [
   ['::', 128, 'the unspecified address'],
   ['::1', 128, 'a loopback address'],
-  ['64:ff9b:1::', 48, 'a local NAT64 address'],
   ['100::', 64, 'a discard address'],
   ['fc00::', 7, 'a unique-local address'], // AWS's IPv6 metadata endpoint fd00:ec2::254
   ['fe80::', 10, 'a link-local address'],
@@ -86,37 +86,72 @@ function blockedHostReason(hostname: string): string | null {
 /** Why an address is refused, or null for a public address. Embedded IPv4 addresses are judged as IPv4. */
 function blockedAddressReason(ip: IpAddress): string | null {
   if (ip.family === 4) return matchRange(ip.value, 32, ipv4Ranges);
-  const embedded = embeddedIpv4(ip.value);
-  if (embedded !== null) {
-    const reason = matchRange(embedded, 32, ipv4Ranges);
-    return reason === null ? null : `${reason} (embedded in an IPv6 address)`;
+  const special = matchRange(ip.value, 128, ipv6Ranges);
+  if (special !== null) return special;
+  for (const embedding of ipv4Embeddings) {
+    if (ip.value >> BigInt(128 - embedding.bits) !== prefixValue(embedding.prefix) >> BigInt(128 - embedding.bits)) continue;
+    for (const v4 of embedding.ipv4Of(ip.value)) {
+      const reason = matchRange(v4, 32, ipv4Ranges);
+      if (reason !== null) return `${reason} (embedded in ${embedding.what} IPv6 address)`;
+    }
+    return embedding.refused ?? null;
   }
-  return matchRange(ip.value, 128, ipv6Ranges);
-}
-
-const mask = (bits: number): bigint => (1n << BigInt(bits)) - 1n;
-
-/** The IPv4 address inside an IPv4-mapped, IPv4-compatible, NAT64 or 6to4 IPv6 address. */
-function embeddedIpv4(v6: bigint): bigint | null {
-  const low32 = v6 & mask(32);
-  if (v6 >> 32n === 0xffffn) return low32; // ::ffff:a.b.c.d
-  if (v6 >> 32n === 0n && v6 > 1n) return low32; // ::a.b.c.d (deprecated IPv4-compatible)
-  if (v6 >> 32n === 0x0064ff9b0000000000000000n) return low32; // 64:ff9b::a.b.c.d
-  if (v6 >> 112n === 0x2002n) return (v6 >> 80n) & mask(32); // 2002:aabb:ccdd::
   return null;
 }
 
-const parsedRanges = new Map<Range, bigint>();
+const mask = (bits: number): bigint => (1n << BigInt(bits)) - 1n;
+const low32 = (v6: bigint): bigint[] => [v6 & mask(32)];
+
+/** An IPv6 range whose addresses carry IPv4 addresses, and where. */
+interface Ipv4Embedding {
+  readonly prefix: string;
+  readonly bits: number;
+  /** `an IPv4-mapped`: what the range is, for the refusal. */
+  readonly what: string;
+  readonly ipv4Of: (v6: bigint) => bigint[];
+  /** Why the whole range is refused whatever it embeds; absent: judged by the IPv4 address alone. */
+  readonly refused?: string;
+}
+
+/**
+ * The one rule for IPv6 addresses that reach an IPv4 host: each range that embeds an IPv4
+ * address (by translation, tunnelling or synthesis), with where the address sits. A host that
+ * connects to such an address may reach the IPv4 address inside, so that address is judged.
+ */
+const ipv4Embeddings: readonly Ipv4Embedding[] = [
+  { prefix: '::ffff:0:0', bits: 96, what: 'an IPv4-mapped', ipv4Of: low32 }, // RFC 4291
+  { prefix: '::ffff:0:0:0', bits: 96, what: 'an IPv4-translated', ipv4Of: low32 }, // RFC 2765 (SIIT)
+  { prefix: '::', bits: 96, what: 'an IPv4-compatible', ipv4Of: low32 }, // RFC 4291, deprecated; :: and ::1 are judged before
+  { prefix: '64:ff9b::', bits: 96, what: 'a NAT64', ipv4Of: low32 }, // RFC 6052 well-known prefix
+  {
+    // RFC 8215 local-use prefix; at /48 (RFC 6052) the IPv4 address sits in bits 48-63 and 72-87.
+    // Operators choose their own layout within it, so the range is refused whatever it embeds.
+    prefix: '64:ff9b:1::',
+    bits: 48,
+    what: 'a local-use NAT64',
+    ipv4Of: (v6) => [(((v6 >> 64n) & mask(16)) << 16n) | ((v6 >> 40n) & mask(16))],
+    refused: 'a local-use NAT64 address',
+  },
+  { prefix: '2002::', bits: 16, what: 'a 6to4', ipv4Of: (v6) => [(v6 >> 80n) & mask(32)] }, // RFC 3056
+  // RFC 4380 Teredo: the server's address in bits 32-63, the client's with every bit inverted in the last 32.
+  { prefix: '2001::', bits: 32, what: 'a Teredo', ipv4Of: (v6) => [(v6 >> 64n) & mask(32), ~v6 & mask(32)] },
+];
+
+const parsedPrefixes = new Map<string, bigint>();
+
+function prefixValue(prefix: string): bigint {
+  let value = parsedPrefixes.get(prefix);
+  if (value === undefined) {
+    value = parseIpAddress(prefix)?.value ?? 0n;
+    parsedPrefixes.set(prefix, value);
+  }
+  return value;
+}
 
 function matchRange(value: bigint, width: number, ranges: readonly Range[]): string | null {
-  for (const range of ranges) {
-    let prefix = parsedRanges.get(range);
-    if (prefix === undefined) {
-      prefix = parseIpAddress(range[0])?.value ?? 0n;
-      parsedRanges.set(range, prefix);
-    }
-    const shift = BigInt(width - range[1]);
-    if (value >> shift === prefix >> shift) return range[2];
+  for (const [prefix, bits, what] of ranges) {
+    const shift = BigInt(width - bits);
+    if (value >> shift === prefixValue(prefix) >> shift) return what;
   }
   return null;
 }

@@ -132,7 +132,8 @@ describe('validation: 400 naming the field', () => {
     ['a private url', { Webhook: { url: 'https://10.0.0.8/hook' } }, /points at a private address/],
     ['the metadata endpoint', { Webhook: { url: 'http://169.254.169.254/latest/meta-data/' } }, /points at a link-local address/],
     ['metadata in decimal', { Webhook: { url: 'http://2852039166/' } }, /points at a link-local address/],
-    ['an IPv4-mapped loopback', { Webhook: { url: 'http://[::ffff:127.0.0.1]/' } }, /points at a loopback address \(embedded in an IPv6 address\)/],
+    ['an IPv4-mapped loopback', { Webhook: { url: 'http://[::ffff:127.0.0.1]/' } }, /points at a loopback address \(embedded in an IPv4-mapped IPv6 address\)/],
+    ['an IPv4-translated loopback', { Webhook: { url: 'http://[::ffff:0:127.0.0.1]/' } }, /points at a loopback address \(embedded in an IPv4-translated IPv6 address\)/],
     ['a unique-local IPv6 url', { Webhook: { url: 'http://[fd00:ec2::254]/' } }, /points at a unique-local address/],
     ['a reserved header', { Webhook: { url: 'https://a.example.com/', headers: { 'Content-Type': 'text/plain' } } }, /^event_sink_args\.Webhook\.headers\.Content-Type is set by the service/],
     ['a short signing secret', { Webhook: { url: 'https://a.example.com/', signing_secret: 'short' } }, /^event_sink_args\.Webhook\.signing_secret must be 16 to 512 characters/],
@@ -177,6 +178,15 @@ describe('validation: 400 naming the field', () => {
     expect(response).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^name must not contain control characters/) } });
     expect((await h.call('GET', `/v1/event_sink/${id}`, acme)).body.event_sink.name).toBe(name);
     expect((await h.call('PUT', `/v1/event_sink/${id}`, acme, { id, description: 'two\nlines\twith a tab' })).status).toBe(200);
+  });
+
+  it('update: a url embedding a loopback address in IPv6 is refused, and the sink keeps its url', async () => {
+    const id = (await create(acme, { Webhook: { url: 'https://a.example.com/' } })).body.event_sink.id;
+    for (const url of ['http://[::ffff:0:127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/']) {
+      const response = await h.call('PUT', `/v1/event_sink/${id}`, acme, { id, event_sink_args: { Webhook: { url } } });
+      expect(response, url).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^event_sink_args\.Webhook\.url points at a loopback address \(embedded in/) } });
+    }
+    expect((await h.call('GET', `/v1/event_sink/${id}`, acme)).body.event_sink.configuration.Webhook.url).toBe('https://a.example.com/');
   });
 
   it('update: the body id must be the path id, and a chat integration must be the tenant', async () => {

@@ -36,7 +36,7 @@ describe('vigil serve, the HTTP API and the CLI on one data dir', () => {
     expect((await call(`${server.url}/healthz`)).status).toBe(200);
     const ready = await call(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(ready.body.checks).toEqual({ engine: 'ok', store: 'ok' });
+    expect(ready.body.checks).toEqual({ engine: 'ok', store: 'ok', data_dir: 'ok' });
     const openapi = await call(`${server.url}/openapi.json`);
     expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/v1/index', '/v1/index/{id}', '/v1/ingest']));
     const metrics = await call(`${server.url}/metrics`);

@@ -128,3 +128,24 @@ describe('the ingest answer', () => {
     expect((await ingest('plain', plain)).body).toEqual({ ingested: 2, rejected: 0, events_without_time: 2, errors: [], format: 'ndjson', gzip: false, bytes: plain.length, duplicate: false });
   });
 });
+
+describe('nesting depth (docs/ingest.md: at most 100 levels, the event itself being level 1)', () => {
+  const nested = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{"a":1,"levels":${levels}}${'}'.repeat(levels - 1)}`;
+
+  it('keeps an event 100 levels deep and rejects one 101 deep with its line number (101 was once accepted)', async () => {
+    const body = ['{"ts":"2026-11-20T10:00:00Z","levels":1}', nested(100), nested(101)].join('\n');
+    const r = await ingest('deep', body);
+    expect(r).toEqual({ status: 200, body: expect.objectContaining({ ingested: 2, rejected: 1, errors: [{ line: 3, error: 'event nested deeper than 100 levels' }] }) });
+    const path = Array.from({ length: 99 }, () => 'a').join('.');
+    expect(await rows(`@index = deep \`${path}.levels\` = 100 | count`)).toEqual([{ '@q.count': 1 }]);
+  });
+});
+
+describe('first batches into a new index at once, each with create_index=true', () => {
+  it('are all ingested into the one index the first created (the others once answered 409 "already exists" and lost their events)', async () => {
+    const batch = (from: number) => Array.from({ length: 50 }, (_, i) => JSON.stringify({ ts: '2026-11-20T10:00:00Z', race: from + i })).join('\n');
+    const answers = await Promise.all([0, 50, 100, 150].map((from) => ingest('raced', batch(from))));
+    expect(answers.map((answer) => [answer.status, answer.body.ingested])).toEqual([[200, 50], [200, 50], [200, 50], [200, 50]]);
+    expect(await rows('@index=raced | stats count() as events, countdistinct(race) as ids')).toEqual([expect.objectContaining({ events: 200, ids: 200 })]);
+  });
+});

@@ -23,10 +23,13 @@ export interface CliResult {
  */
 export function runVigil(
   args: readonly string[],
-  options: { dataDir: string; input?: Buffer | string; env?: Record<string, string>; closedStdout?: boolean },
+  options: { dataDir: string; input?: Buffer | string; env?: Record<string, string>; closedStdout?: boolean; umask?: string },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', binTs, ...args], { cwd: repoRoot, env: childEnv(options.dataDir, options.env) });
+    const argv = [process.execPath, '--import', 'tsx', binTs, ...args];
+    // With `umask`, a shell sets it and then becomes vigil, as a user's shell would.
+    const [command, ...commandArgs] = options.umask === undefined ? argv : ['/bin/sh', '-c', `umask ${options.umask} && exec "$@"`, 'sh', ...argv];
+    const child = spawn(command as string, commandArgs, { cwd: repoRoot, env: childEnv(options.dataDir, options.env) });
     if (options.closedStdout) child.stdout.destroy();
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -43,6 +46,10 @@ export interface ServerProcess {
   /** The admin key the first start printed and saved in data/bootstrap-key. */
   readonly bootstrapKey: string;
   readonly stdout: () => string;
+  readonly stderr: () => string;
+  readonly pid: number;
+  /** Settles when the process ends, with its exit code (-1 when a signal ended it). */
+  readonly exited: Promise<number>;
   stop(): Promise<number>;
   /** `kill -9`: no shutdown at all. */
   kill(): Promise<number>;
@@ -71,6 +78,9 @@ export async function startVigilServer(dataDir: string, env: Record<string, stri
           url: info.url,
           bootstrapKey: readFileSync(join(dataDir, 'bootstrap-key'), 'utf8').trim(),
           stdout: () => stdout,
+          stderr: () => stderr,
+          pid: child.pid as number,
+          exited,
           async stop() {
             child.kill('SIGTERM');
             return exited;

@@ -40,19 +40,24 @@ export class ChdbEngine extends TableBackedEngine {
   protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
     const statement = sql + settingsClause(settings);
-    return this.runner.run('running query', tag, 'read', options.signal, async (session) => utf8Text((await session.queryAsync(statement, { format })).bytes()));
+    return this.runner.run('running query', tag, 'read', options.signal, async (session) => utf8Text((await session.queryAsync(statement, { format })).bytes()), options.workload);
   }
 
   async *stream<Row = Record<string, unknown>>(sql: string, options: EngineQueryOptions = {}): AsyncIterable<Row[]> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
-    yield* this.runner.stream<Row>('streaming query', tag, sql + settingsClause(settings), options.signal);
+    yield* this.runner.stream<Row>('streaming query', tag, sql + settingsClause(settings), options.signal, options.workload);
   }
 
   async exec(sql: string, options: EngineQueryOptions = {}): Promise<void> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
     const statement = sql + settingsClause(settings);
-    await this.runner.run('running statement', tag, 'read', options.signal, (session) =>
-      session.queryAsync(statement, { format: 'TabSeparated' }),
+    await this.runner.run(
+      'running statement',
+      tag,
+      'read',
+      options.signal,
+      (session) => session.queryAsync(statement, { format: 'TabSeparated' }),
+      options.workload,
     );
   }
 
@@ -61,6 +66,11 @@ export class ChdbEngine extends TableBackedEngine {
     await this.runner.run('changing schema', newQueryTag(), 'write', undefined, (session) =>
       session.queryAsync(sql, { format: 'TabSeparated' }),
     );
+  }
+
+  /** On the control session: a pool busy with long queries is not an engine that does not answer (readiness). */
+  override ping(): Promise<void> {
+    return this.runner.ping();
   }
 
   runningQuery(tag: string): Promise<RunningQuery | null> {

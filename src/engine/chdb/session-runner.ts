@@ -1,6 +1,6 @@
 import { drainPending, type Session, type StreamChunk } from 'chdb';
 import { EngineError, ErrorCodes, messageOf, type Logger } from '../../core/index.js';
-import type { RunningQuery } from '../engine.js';
+import type { RunningQuery, Workload } from '../engine.js';
 import { sqlString } from '../../core/index.js';
 import { cancelledError, toEngineError } from '../to-engine-error.js';
 import { openSessions } from './open-sessions.js';
@@ -45,9 +45,16 @@ export class SessionRunner {
     return this.opened;
   }
 
-  /** Runs one statement on a pooled session; aborting the signal kills it in the engine. */
-  async run<T>(context: string, tag: string, kind: StatementKind, signal: AbortSignal | undefined, work: (session: Session) => Promise<T>): Promise<T> {
-    const lease = await this.sessions().pool.acquire(context, signal);
+  /** Runs one statement on a pooled session, within its workload's share; aborting the signal kills it in the engine. */
+  async run<T>(
+    context: string,
+    tag: string,
+    kind: StatementKind,
+    signal: AbortSignal | undefined,
+    work: (session: Session) => Promise<T>,
+    workload?: Workload,
+  ): Promise<T> {
+    const lease = await this.sessions().pool.acquire(context, signal, workload);
     if (signal?.aborted) {
       lease.release();
       throw cancelledError(context);
@@ -76,8 +83,8 @@ export class SessionRunner {
   }
 
   /** Streams a statement's JSONEachRow chunks; leaving the loop early stops the statement. */
-  async *stream<Row>(context: string, tag: string, statement: string, signal: AbortSignal | undefined): AsyncGenerator<Row[]> {
-    const lease = await this.sessions().pool.acquire(context, signal);
+  async *stream<Row>(context: string, tag: string, statement: string, signal: AbortSignal | undefined, workload?: Workload): AsyncGenerator<Row[]> {
+    const lease = await this.sessions().pool.acquire(context, signal, workload);
     this.track(tag, 'read', 1);
     const onAbort = () => void this.killUntilStopped(tag);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -123,6 +130,11 @@ FROM system.processes WHERE Settings['log_comment'] = ${sqlString(tag)}`,
     const row = rows[0];
     if (!row || Number(row.n) === 0) return null;
     return { tag, rowsRead: Number(row.read_rows), bytesRead: Number(row.read_bytes), elapsedMs: Number(row.elapsed) * 1000 };
+  }
+
+  /** Answers a trivial statement on the control session: whether the engine answers, however busy its pool. */
+  async ping(): Promise<void> {
+    await this.control('checking the engine', 'SELECT 1');
   }
 
   /** Kills the statements carrying this tag; a no-op when none runs. */

@@ -10,6 +10,7 @@ import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-nam
 import { checkPipeline } from './check-pipeline.js';
 import { checkLookups } from './check-lookups.js';
 import type { LookupTableInfo } from '../lookup-outputs.js';
+import { checkPatternCost } from './pattern-cost.js';
 import { checkQuerySize } from './query-size.js';
 import { isCanonicalNumber } from '../canonical-number.js';
 import { forEachFilterColumn, forEachFilterLeaf, forEachQueryFilterLeaf } from './filter-columns.js';
@@ -111,6 +112,7 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
   diagnostics.push(...checkPipeline(query, expand, (command) => resolved.lookups.get(command)?.columns ?? []));
   const tooLarge = checkQuerySize(query, columnExpansions);
   if (tooLarge !== null) diagnostics.push(tooLarge);
+  diagnostics.push(...checkPatternCost(query));
   // The event filter's `@index` selectors narrow the scope: the statement then bounds `idx` to
   // those indexes alone, and the time histogram and time extents count only theirs.
   const confined = confinedIndexIds(query.filter, indexTargets);

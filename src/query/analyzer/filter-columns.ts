@@ -1,5 +1,5 @@
 import { assertNever } from '../../core/index.js';
-import type { ColumnName, CompareFilter, Filter, IndexFilter, MatchFilter, Query, TextFilter } from '../ast.js';
+import type { ColumnName, CompareFilter, Filter, IndexFilter, MatchFilter, Query, TextFilter, Value, ValueExpr } from '../ast.js';
 
 /** A filter that is not `and`, `or` or `not`. */
 export type FilterLeaf = TextFilter | MatchFilter | CompareFilter | IndexFilter;
@@ -36,4 +36,23 @@ export function forEachFilterColumn(filter: Filter, visit: (column: ColumnName) 
   forEachFilterLeaf(filter, (leaf) => {
     if (leaf.kind === 'match' || leaf.kind === 'compare') visit(leaf.column);
   });
+}
+
+/** Calls `visit` with every value of a value group (`(a b)`, `(a and not b)`), or the one value. */
+export function forEachValue(value: ValueExpr, visit: (value: Value) => void): void {
+  switch (value.kind) {
+    case 'valueAnd':
+    case 'valueOr':
+      for (const operand of value.operands) forEachValue(operand, visit);
+      return;
+    case 'valueNot':
+      forEachValue(value.operand, visit);
+      return;
+    case 'string':
+    case 'number':
+      visit(value);
+      return;
+    default:
+      assertNever(value);
+  }
 }

@@ -1,6 +1,6 @@
 import { ErrorCodes, errorDiagnostic, type Diagnostic, type Span } from '../../core/index.js';
-import type { ColumnName, Query, ValueExpr } from '../ast.js';
-import { forEachQueryFilterLeaf } from './filter-columns.js';
+import type { ColumnName, Query } from '../ast.js';
+import { forEachQueryFilterLeaf, forEachValue } from './filter-columns.js';
 
 /**
  * The most predicates one query may hold: each free-text term, and each value of a column filter
@@ -22,7 +22,7 @@ export function checkQuerySize(query: Query, expansions: ReadonlyMap<ColumnName,
   forEachQueryFilterLeaf(query, (leaf) => {
     if (leaf.kind === 'text') add(1, leaf.span);
     else if (leaf.kind === 'compare') add(columnsOf(leaf.column), leaf.span);
-    else if (leaf.kind === 'match') forEachValue(leaf.value, (span) => add(columnsOf(leaf.column), span));
+    else if (leaf.kind === 'match') forEachValue(leaf.value, (value) => add(columnsOf(leaf.column), value.span));
   });
   if (over === null) return null;
   return errorDiagnostic(
@@ -30,18 +30,4 @@ export function checkQuerySize(query: Query, expansions: ReadonlyMap<ColumnName,
     `the query holds ${count} terms and values, more than the ${maxPredicates} one query may (each value of a list counts, once per column a wildcard name stands for); split it into several queries`,
     { span: over },
   );
-}
-
-function forEachValue(value: ValueExpr, visit: (span: Span) => void): void {
-  switch (value.kind) {
-    case 'valueAnd':
-    case 'valueOr':
-      for (const operand of value.operands) forEachValue(operand, visit);
-      return;
-    case 'valueNot':
-      forEachValue(value.operand, visit);
-      return;
-    default:
-      visit(value.span);
-  }
 }

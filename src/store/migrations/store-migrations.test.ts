@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { Kysely, Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ImmediateSqliteDialect } from '../sqlite/immediate-sqlite-dialect.js';
+import { SqliteWorkerClient } from '../sqlite/sqlite-worker-client.js';
 import { migrateStore } from './migrate-store.js';
 import { storeMigrations } from './store-migrations.js';
 
@@ -49,7 +49,8 @@ describe('storeMigrations', () => {
   });
 
   it('apply up, roll back down to nothing, and apply again', async () => {
-    db = new Kysely<unknown>({ dialect: new ImmediateSqliteDialect(new Database(':memory:')) });
+    const client = await SqliteWorkerClient.open(':memory:', { busyTimeoutMs: 5000, statementTimeoutMs: 15_000 });
+    db = new Kysely<unknown>({ dialect: new ImmediateSqliteDialect(client) });
     await migrateStore(db);
     expect(await tables(db)).toEqual(allTables);
     const provider = { getMigrations: () => Promise.resolve(Object.fromEntries(storeMigrations)) };
@@ -61,7 +62,8 @@ describe('storeMigrations', () => {
   });
 
   it('apply a migration that landed after a higher-numbered one was applied (branches land in any order)', async () => {
-    db = new Kysely<unknown>({ dialect: new ImmediateSqliteDialect(new Database(':memory:')) });
+    const client = await SqliteWorkerClient.open(':memory:', { busyTimeoutMs: 5000, statementTimeoutMs: 15_000 });
+    db = new Kysely<unknown>({ dialect: new ImmediateSqliteDialect(client) });
     await migrateStore(db);
     const last = names.at(-1) ?? '';
     // A migration numbered just below the last one, as when its branch lands after the last one's.

@@ -4,3 +4,4 @@
  * else sees only the Store interface. Imports only core and the store's shared parts.
  */
 export { createSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { sqliteThreadHoldsExit } from './sqlite-worker-client.js';
