@@ -11,6 +11,10 @@ import { startServer } from './server.js';
 import { shutDownWithin } from './bounded-shutdown.js';
 import { sqliteThreadHoldsExit } from './store/sqlite/index.js';
 import { vigilVersion } from './version.js';
+import { createOwnerOnlyFiles } from './data-dir.js';
+
+// Before anything is created: the data dir's files are its owner's alone (docs/operations.md).
+createOwnerOnlyFiles();
 
 /** The `vigil` command's composition root: wires the CLI to the real store, engine and server. */
 const context: CliContext = {

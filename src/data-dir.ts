@@ -39,15 +39,23 @@ function notADirectory(path: string, cause?: unknown): VigilError {
 }
 
 /**
- * Keeps the data dir its owner's alone (it holds the metadata, the sealing key and the engine's
- * files): everything this process creates from now on is owner-only whatever umask it was given
- * (chDB creates its files with the process umask, so 000 once gave 0777 folders), and the dir and
- * its entries that an older release left open to group or others are closed. Best effort for
- * the latter: a file another user owns, or a read-only mount, is left as it is.
+ * Makes everything the `vigil` process creates from now on owner-only, whatever umask it was
+ * given (chDB creates its files with the process umask, so 000 once gave 0777 folders). Process
+ * wide, so only the process's entry point calls it (bin.ts), not a library opening a runtime
+ * inside another program (a test runner whose other children must read their files).
  */
-export function protectDataDir(path: string): void {
+export function createOwnerOnlyFiles(): void {
   const previous = process.umask(0o077);
   process.umask(previous | 0o077);
+}
+
+/**
+ * Keeps the data dir its owner's alone (it holds the metadata, the sealing key and the engine's
+ * files): the dir and its entries that an older release left open to group or others are
+ * closed, so nothing inside is reachable by others whatever the files' own modes. Best effort: a
+ * file another user owns, or a read-only mount, is left as it is.
+ */
+export function protectDataDir(path: string): void {
   const entries = (() => {
     try {
       return readdirSync(path);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { StoreError, messageOf } from '../../core/index.js';
 import type { Store } from '../store.js';
 import type { StoreDatabase } from '../store-database.js';
@@ -94,23 +94,36 @@ async function countRows(db: Kysely<StoreDatabase>, table: CopiedTable): Promise
   return Number(row.n);
 }
 
-/** Streams one table's rows from the source into the target in multi-row inserts; the rows read. */
+/** Rows read from the source per statement. */
+const rowsPerRead = 5_000;
+
+/**
+ * Copies one table's rows from the source into the target in multi-row inserts, reading the
+ * source in pages by SQLite's rowid (its statements run in a worker thread, which answers whole
+ * results rather than streams); the rows read.
+ */
 async function copyTable(from: Kysely<StoreDatabase>, to: Kysely<StoreDatabase>, table: CopiedTable): Promise<number> {
-  let batch: Record<string, unknown>[] = [];
-  let rowsPerInsert = 0;
   let copied = 0;
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    await (to as Kysely<any>).insertInto(table).values(batch).execute();
-    copied += batch.length;
-    batch = [];
-  };
-  for await (const row of (from as Kysely<any>).selectFrom(table).selectAll().stream()) {
-    const record = row as Record<string, unknown>;
-    rowsPerInsert ||= Math.max(1, Math.floor(maxParametersPerInsert / Math.max(1, Object.keys(record).length)));
-    batch.push(record);
-    if (batch.length >= rowsPerInsert) await flush();
+  let lastRowId = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const page = (await (from as Kysely<any>)
+      .selectFrom(table)
+      .selectAll()
+      .select(sql<number>`rowid`.as(rowIdColumn))
+      .where(sql<number>`rowid`, '>', lastRowId)
+      .orderBy(sql`rowid`)
+      .limit(rowsPerRead)
+      .execute()) as Record<string, unknown>[];
+    if (page.length === 0) return copied;
+    lastRowId = Number(page.at(-1)?.[rowIdColumn]);
+    const records = page.map(({ [rowIdColumn]: _, ...record }) => record);
+    const rowsPerInsert = Math.max(1, Math.floor(maxParametersPerInsert / Math.max(1, Object.keys(records[0] ?? {}).length)));
+    for (let i = 0; i < records.length; i += rowsPerInsert) {
+      await (to as Kysely<any>).insertInto(table).values(records.slice(i, i + rowsPerInsert)).execute();
+    }
+    copied += records.length;
   }
-  await flush();
-  return copied;
 }
+
+/** The source's rowid under a name no table has. */
+const rowIdColumn = '__vigil_copy_rowid';
