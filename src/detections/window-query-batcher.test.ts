@@ -49,6 +49,24 @@ describe('WindowQueryBatcher', () => {
     expect((await results).map(textOf)).toEqual(['a', 'alone-1', 'b', 'c', 'd']);
   });
 
+  it('waits for queries started together that are still being planned, so they share the statement', async () => {
+    const { runner, statements } = recordingRunner();
+    const prepare = runner.prepare;
+    // Planning reads the store: each query's plan arrives a few turns apart.
+    runner.prepare = async (q) => {
+      const delayMs = Number(q.queryText.slice(1)) * 3;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return prepare(q);
+    };
+    const batcher = new WindowQueryBatcher(runner, { maxStatements: 4, maxBatch: 10 });
+    const results = Promise.all(['q0', 'q1', 'q2', 'q3'].map((text) => batcher.run(query(text))));
+    for (let i = 0; i < 20 && statements.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await turn();
+    expect(statements.map((s) => s.texts)).toEqual([['q0', 'q1', 'q2', 'q3']]);
+    for (const s of statements) s.finish();
+    expect((await results).map(textOf)).toEqual(['q0', 'q1', 'q2', 'q3']);
+  });
+
   it('keeps to maxStatements at once and maxBatch per statement, first come first served', async () => {
     const { runner, statements } = recordingRunner();
     const batcher = new WindowQueryBatcher(runner, { maxStatements: 1, maxBatch: 2 });

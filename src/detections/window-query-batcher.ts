@@ -37,10 +37,16 @@ interface Pending<P> {
   running: Running | null;
 }
 
+/** The longest queued windows wait for others still being planned. */
+const maxPlanningWaitMs = 50;
+
 export class WindowQueryBatcher<P extends { readonly batchKey: string | null }> {
   private readonly queue: Pending<P>[] = [];
   private statements = 0;
   private dispatchScheduled = false;
+  /** Queries still being planned: windows started together wait for each other (up to `maxPlanningWaitMs`). */
+  private planning = 0;
+  private planningWait: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly runner: WindowQueryRunner<P>,
@@ -49,7 +55,13 @@ export class WindowQueryBatcher<P extends { readonly batchKey: string | null }> 
 
   /** The scheduler's `RunQuery`. */
   readonly run: RunQuery = async (query) => {
-    const prepared = await this.runner.prepare(query);
+    this.planning++;
+    let prepared: P;
+    try {
+      prepared = await this.runner.prepare(query);
+    } finally {
+      if (--this.planning === 0) this.scheduleDispatch();
+    }
     const { signal } = query;
     signal?.throwIfAborted();
     return new Promise<QueryRows>((resolve, reject) => {
@@ -89,17 +101,22 @@ export class WindowQueryBatcher<P extends { readonly batchKey: string | null }> 
     }
   }
 
-  // Dispatch after the current turn, so that windows started together share statements.
+  // Dispatch after the current turn, and once the queries started with these are planned too
+  // (planning reads the store, whose answers come over several turns), so that windows started
+  // together share statements; a planning that takes long holds the queue at most maxPlanningWaitMs.
   private scheduleDispatch(): void {
     if (this.dispatchScheduled) return;
     this.dispatchScheduled = true;
     setImmediate(() => {
       this.dispatchScheduled = false;
-      this.dispatch();
+      if (this.planning > 0 && this.queue.length > 0) this.planningWait ??= setTimeout(() => this.dispatch(), maxPlanningWaitMs);
+      else this.dispatch();
     });
   }
 
   private dispatch(): void {
+    if (this.planningWait !== null) clearTimeout(this.planningWait);
+    this.planningWait = null;
     while (this.statements < this.settings.maxStatements && this.queue.length > 0) {
       const group = this.takeGroup();
       const running: Running = { controller: new AbortController(), waiting: group.length };
