@@ -12,7 +12,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { cliActor } from '../src/admin/index.js';
+import { cliActor } from '../src/services/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { newId } from '../src/core/index.js';
 import { previewRule, previewWindows, type PreviewWindowResult } from '../src/detections/index.js';

@@ -1,10 +1,7 @@
 /**
- * sinks: delivery of alerts to webhook, chat (Slack Web API) and pager (PagerDuty Events API v2)
- * destinations. Owns the Sink interface and its outcome classes (delivered / retryable /
- * permanent), each sink's wire format and default layout with its channel's length limits, the
- * retry policy, and the DestinationPolicy that decides which addresses a sink may reach (applied
- * when a sink is configured and again after DNS resolution at send time). Templates arrive
- * already rendered (detections renders them). Imports only core.
+ * sinks: delivery of rendered alerts to webhook, chat and pager destinations — the Sink interface
+ * and its outcomes, each wire format and layout, the retry policy, and the DestinationPolicy that
+ * decides which addresses a sink may reach. Imports only core.
  */
 export { DestinationPolicy } from './destination-policy.js';
 export type { AlertMessage, RenderedItem } from './alert-message.js';

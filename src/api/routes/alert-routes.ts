@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { formatApiTimestamp, formatRfc3339Ns } from '../../core/index.js';
-import { keyHoldsTenant, type AlertDetail, type AlertService } from '../../admin/index.js';
+import { keyHoldsTenant, type AlertDetail, type AlertService } from '../../services/index.js';
 import type { AlertMessage } from '../../detections/index.js';
 import type { AlertDeliveryRecord, AlertRecord, DeliveryAttemptRecord } from '../../store/index.js';
 import { AlertListQuery, AlertListResponse, AlertResponse, type AlertObject } from '../alert-schemas.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Services } from '../../admin/index.js';
+import type { Services } from '../../services/index.js';
 import { newId } from '../../core/index.js';
 import { sampleAlert } from '../../sinks/testing/sample-alert.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TooManyRequestsError } from '../core/index.js';
+import { TooManyRequestsError } from './index.js';
 import { RunLimit } from './run-limit.js';
 
 /** A run that ends when `end` is called. */

@@ -1,12 +1,8 @@
 /**
- * admin: the operations behind the CLI and the API that are not search — tenants and their system
- * indexes, API keys, user indexes, ingestion into an index, detection rules, event sinks and chat
- * integrations (their domain checks come from detections), alerts, rule files (checked, tested on
- * the events engine in scratch tenants, upserted by push_key), sync sources and repository syncs
- * of rule files (zip archives read with bounds), the detection engine's wiring (scheduler and
- * delivery worker over the events engine), the audit trail and background maintenance (audit
- * shipping, purge of deleted indexes, retention).
- * Imports core, engine, store, ingest, search and detections (their doors only); never a concrete adapter.
+ * services: the use cases the API and the CLI share — tenants, keys, indexes, ingestion, rules,
+ * sinks, chat integrations, alerts, lookup tables, rule files and repository syncs, previews, the
+ * detection engine's wiring, the audit trail and maintenance. Imports core, engine, store, ingest,
+ * search and detections (doors only); never a concrete adapter.
  */
 export { type Actor, cliActor, describeActor } from './actor.js';
 export { checkTenantId, checkIndexName } from './names.js';
@@ -29,7 +25,7 @@ export {
   type SyncAction,
   type SyncFileResult,
 } from './repository-sync.js';
-export { defaultArchiveLimits, type ArchiveLimits } from './repository-archive.js';
+export { defaultArchiveLimits, type ArchiveLimits } from '../detections/index.js';
 export {
   RuleFileChecks,
   RuleFileService,
@@ -43,7 +39,7 @@ export {
 } from './rule-file-service.js';
 export { RuleTestRunner, ruleTestLimits, scratchTenantPrefix, type RuleTestResult, type RuleTestRunnerOptions } from './rule-test-runner.js';
 export { resolveSinkKeys, type UnresolvedSinkKey } from './sink-key-resolver.js';
-export { createServices, type Services } from './services.js';
+export { createServices, type Services } from './create-services.js';
 export { IndexInsights, type IndexFields } from './index-insights.js';
 export { RulePreviewService, previewLimits, type PreviewRequest, type PreviewRuleInput } from './rule-preview-service.js';
 export { SinkTester, testAlert, testAlertRuleId } from './sink-tester.js';

@@ -1,5 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
-import { PayloadTooLargeError, ValidationError, crc32 } from '../core/index.js';
+import { crc32 } from './crc32.js';
+import { PayloadTooLargeError, ValidationError } from './errors.js';
 
 /**
  * Reads zip archives from memory, bounded against zip bombs. Written here rather than taken from a

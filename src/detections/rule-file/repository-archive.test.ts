@@ -1,6 +1,6 @@
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { PayloadTooLargeError, ValidationError } from '../core/index.js';
+import { PayloadTooLargeError, ValidationError } from '../../core/index.js';
 import { defaultArchiveLimits, readRepositoryArchive, type ArchiveLimits } from './repository-archive.js';
 
 const header = '# schema: https://scanner.dev/schema/scanner-detection-rule.v1.json\n';

@@ -1,11 +1,10 @@
-import { ConflictError, NotFoundError, ValidationError, messageOf, type Clock } from '../core/index.js';
+import { ConflictError, KeyedLock, NotFoundError, ValidationError, messageOf, type Clock } from '../core/index.js';
 import type { Engine } from '../engine/index.js';
 import { defaultSourceType, defaultTimestampFields, ingestStream, type IngestFormat, type IngestProgress, type IngestSummary } from '../ingest/index.js';
 import type { IndexRecord, Store } from '../store/index.js';
 import type { Actor } from './actor.js';
 import type { AuditTrail } from './audit-trail.js';
 import { checkSourceType, type IndexService } from './index-service.js';
-import { KeyedLock } from './keyed-lock.js';
 import { checkTenantId } from './names.js';
 
 export interface IngestRequest {

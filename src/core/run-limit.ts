@@ -1,4 +1,4 @@
-import { TooManyRequestsError } from '../core/index.js';
+import { TooManyRequestsError } from './errors.js';
 
 /**
  * Admits at most `perCaller` runs of one caller and `total` runs in all at once, and refuses

@@ -1,9 +1,8 @@
-import { NotFoundError, ValidationError, messageOf, newId, type Clock } from '../core/index.js';
+import { KeyedLock, NotFoundError, ValidationError, messageOf, newId, type Clock } from '../core/index.js';
 import { effectiveState } from '../detections/index.js';
 import type { DetectionRuleRecord, Store, SyncSourceRecord } from '../store/index.js';
 import { describeActor, type Actor } from './actor.js';
-import { KeyedLock } from './keyed-lock.js';
-import { defaultArchiveLimits, readRepositoryArchive, type ArchiveLimits } from './repository-archive.js';
+import { defaultArchiveLimits, readRepositoryArchive, type ArchiveLimits } from '../detections/index.js';
 import type { RuleFileChecker, RuleFileReport, RuleFileStatus } from './rule-file-service.js';
 import { planSync, syncKeyOf, type DesiredRule, type SyncPlan } from './sync-plan.js';
 import type { SyncSourceService } from './sync-source-service.js';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ConflictError, ErrorCodes, ValidationError, VigilError, messageOf, type Diagnostic } from '../core/index.js';
+import { ConflictError, ErrorCodes, RunLimit, ValidationError, VigilError, messageOf, type Diagnostic } from '../core/index.js';
 import {
   checkRuleFields,
   formatFileProblem,
@@ -16,7 +16,6 @@ import type { DetectionRuleService } from './detection-rule-service.js';
 import type { IndexService } from './index-service.js';
 import { checkTenantId } from './names.js';
 import type { RuleTestResult, RuleTestRunner } from './rule-test-runner.js';
-import { RunLimit } from './run-limit.js';
 import { resolveSinkKeys } from './sink-key-resolver.js';
 
 /** A rule file's text and the path it is reported under. */

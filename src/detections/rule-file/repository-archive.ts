@@ -1,6 +1,5 @@
-import { PayloadTooLargeError, ValidationError } from '../core/index.js';
-import { classifyRepositoryFile } from '../detections/index.js';
-import { listZipEntries, readZipEntry, type ZipEntry } from './zip-reader.js';
+import { PayloadTooLargeError, ValidationError, listZipEntries, readZipEntry, type ZipEntry } from '../../core/index.js';
+import { classifyRepositoryFile } from './classify-repository-file.js';
 
 /** Bounds on an uploaded repository archive (docs/rule-sync.md, "Limits"). */
 export interface ArchiveLimits {
