@@ -1,10 +1,10 @@
-import type { ColumnName, Filter } from './ast.js';
-import { combine } from './combine.js';
+import type { ColumnName, Filter } from '../ast.js';
+import { combine } from '../combine.js';
 import { isFilterOperator, parseColumnFilter, type FilterContext } from './parse-column-filter.js';
 import { columnFromToken } from './parse-column-name.js';
 import { valueFromToken } from './parse-value.js';
 import type { ParserState } from './parser-state.js';
-import { isKeyword, isSymbol, type Token } from './token.js';
+import { isKeyword, isSymbol, type Token } from '../token.js';
 
 /**
  * Reads a filter up to the end of the stage (`|` or the end of the text). Precedence is `not`

@@ -1,5 +1,5 @@
-import type { ColumnName, Command, EvalAssignment, NumberValue, Rename } from './ast.js';
-import { closestName } from '../core/index.js';
+import type { ColumnName, Command, EvalAssignment, NumberValue, Rename } from '../ast.js';
+import { closestName } from '../../core/index.js';
 import { isAggregationFunction, parseAggregationCall, parseStats } from './parse-aggregation.js';
 import { atListEnd, parseColumnList, parseColumnName } from './parse-column-name.js';
 import { parseFilter } from './parse-filter.js';
@@ -7,7 +7,7 @@ import { parseLookup } from './parse-lookup.js';
 import { checkExpressionEnd, parseScalarExpr } from './parse-scalar.js';
 import { numberFromToken } from './parse-value.js';
 import type { ParserState } from './parser-state.js';
-import { isKeyword, isSymbol, type Token } from './token.js';
+import { isKeyword, isSymbol, type Token } from '../token.js';
 
 const commandNames = [
   ...['count', 'groupbycount', 'countdistinct', 'stats', 'max', 'min', 'avg', 'sum', 'percentile', 'var'],

@@ -1,7 +1,7 @@
-import type { ColumnName, NamePart } from './ast.js';
-import { isBooleanKeywordText, isPipelineKeywordText } from './lexical-rules.js';
+import type { ColumnName, NamePart } from '../ast.js';
+import { isBooleanKeywordText, isPipelineKeywordText } from '../lexical-rules.js';
 import type { ParserState } from './parser-state.js';
-import { isSymbol, type Token } from './token.js';
+import { isSymbol, type Token } from '../token.js';
 
 /**
  * Where a column name is read. In `pipeline` commands `by` and `as` are keywords too (D7), so a

@@ -1,6 +1,6 @@
-import type { IndexTarget } from './ast.js';
+import type { IndexTarget } from '../ast.js';
 import type { ParserState } from './parser-state.js';
-import { isKeyword, isSymbol, type Token } from './token.js';
+import { isKeyword, isSymbol, type Token } from '../token.js';
 
 /**
  * Reads the selector after `@index=` or `@index:` (D18): a name (bare or quoted), a brace target

@@ -1,8 +1,8 @@
-import type { ColumnName, CompareOperator, Filter, MatchOperator, Value } from './ast.js';
+import type { ColumnName, CompareOperator, Filter, MatchOperator, Value } from '../ast.js';
 import { parseIndexSelector } from './parse-index-filter.js';
 import { isValueToken, parseValueExpr, valueFromToken } from './parse-value.js';
 import type { ParserState } from './parser-state.js';
-import type { Token } from './token.js';
+import type { Token } from '../token.js';
 
 export interface FilterContext {
   /** Inside `where` (D24): `==` and `!=` are allowed and `@index` is an ordinary column. */

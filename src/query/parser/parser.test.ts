@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCodes, QuerySyntaxError } from '../core/index.js';
-import { formatDiagnostic } from './format-diagnostic.js';
+import { ErrorCodes, QuerySyntaxError } from '../../core/index.js';
+import { formatDiagnostic } from '../format-diagnostic.js';
 import { parseQuery, parseQueryOrThrow, parseScalar } from './parser.js';
-import { stripSpans } from './strip-spans.js';
+import { stripSpans } from '../strip-spans.js';
 
 describe('parseQueryOrThrow', () => {
   it('returns the tree of a valid query', () => {

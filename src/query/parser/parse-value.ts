@@ -1,7 +1,7 @@
-import type { NumberValue, StringValue, Value, ValueExpr } from './ast.js';
-import { combineValues } from './combine.js';
+import type { NumberValue, StringValue, Value, ValueExpr } from '../ast.js';
+import { combineValues } from '../combine.js';
 import type { ParserState } from './parser-state.js';
-import { isBooleanKeyword, isKeyword, isSymbol, type Token } from './token.js';
+import { isBooleanKeyword, isKeyword, isSymbol, type Token } from '../token.js';
 
 /** Whether the token is a value: a bare string (not a keyword), a quoted string or a number. */
 export function isValueToken(token: Token): boolean {

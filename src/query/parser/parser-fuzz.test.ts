@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery, parseScalar } from './parser.js';
-import { checkParse, createRandom, fuzzText } from './testing/parser-fuzz.js';
+import { checkParse, createRandom, fuzzText } from '../testing/parser-fuzz.js';
 
 describe('the parser under random input', () => {
   it('never throws, and always returns a tree that round-trips or diagnostics with real positions', () => {

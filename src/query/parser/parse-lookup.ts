@@ -3,10 +3,10 @@
  * the arguments (D20). `output` is a keyword only where this command expects it: a column of that
  * name is written in backticks there.
  */
-import type { ColumnName, Command, LookupOutput, LookupTableRef } from './ast.js';
+import type { ColumnName, Command, LookupOutput, LookupTableRef } from '../ast.js';
 import { parseColumnName } from './parse-column-name.js';
 import type { ParserState } from './parser-state.js';
-import { isKeyword, type Token } from './token.js';
+import { isKeyword, type Token } from '../token.js';
 
 const usage = 'write lookup TABLE KEY [as FIELD] [output COL [as NAME], ...]';
 

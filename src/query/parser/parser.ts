@@ -1,10 +1,10 @@
-import { QuerySyntaxError, formatPosition, hasErrors, type Span } from '../core/index.js';
-import type { Filter, Query, Scalar } from './ast.js';
+import { QuerySyntaxError, formatPosition, hasErrors, type Span } from '../../core/index.js';
+import type { Filter, Query, Scalar } from '../ast.js';
 import { parseFilter } from './parse-filter.js';
 import { parsePipeline } from './parse-pipeline.js';
 import { checkExpressionEnd, parseScalarExpr } from './parse-scalar.js';
 import { ParserState } from './parser-state.js';
-import type { QueryDiagnostic } from './syntax-diagnostic.js';
+import type { QueryDiagnostic } from '../syntax-diagnostic.js';
 
 export interface ParseResult {
   /** The syntax tree, or null when there is any error diagnostic. */

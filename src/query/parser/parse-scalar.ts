@@ -1,9 +1,9 @@
-import { scalarFunctions, type Scalar, type ScalarBinaryOperator } from './ast.js';
-import { closestName } from '../core/index.js';
-import { isScalarLiteralText } from './lexical-rules.js';
+import { scalarFunctions, type Scalar, type ScalarBinaryOperator } from '../ast.js';
+import { closestName } from '../../core/index.js';
+import { isScalarLiteralText } from '../lexical-rules.js';
 import { columnFromToken } from './parse-column-name.js';
 import { maxNestingDepth, type ParserState } from './parser-state.js';
-import { isBooleanKeyword, isKeyword, isSymbol, type SymbolText, type Token } from './token.js';
+import { isBooleanKeyword, isKeyword, isSymbol, type SymbolText, type Token } from '../token.js';
 
 /** Binary operators by precedence level, loosest first (D26). */
 const levels: readonly (readonly ScalarBinaryOperator[])[] = [['or'], ['and'], ['==', '!=', '<', '<=', '>', '>='], ['+', '-'], ['*', '/']];

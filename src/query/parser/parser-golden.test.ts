@@ -8,14 +8,14 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from './format-diagnostic.js';
+import { formatDiagnostic } from '../format-diagnostic.js';
 import { parseQuery, parseScalar } from './parser.js';
-import { printQuery, printScalar } from './printer.js';
-import { stripSpans } from './strip-spans.js';
-import { renderTree } from './render-tree.js';
-import type { QueryDiagnostic } from './syntax-diagnostic.js';
+import { printQuery, printScalar } from '../printer.js';
+import { stripSpans } from '../strip-spans.js';
+import { renderTree } from '../render-tree.js';
+import type { QueryDiagnostic } from '../syntax-diagnostic.js';
 
-const root = fileURLToPath(new URL('../../testdata/parser/', import.meta.url));
+const root = fileURLToPath(new URL('../../../testdata/parser/', import.meta.url));
 const update = process.env.UPDATE_GOLDEN === '1';
 
 function goldenFiles(dir: string): string[] {

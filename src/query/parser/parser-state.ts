@@ -1,8 +1,8 @@
-import type { Span } from '../core/index.js';
-import { Lexer } from './lexer.js';
-import { SourceText } from './source-text.js';
-import { syntaxDiagnostic, type QueryDiagnostic } from './syntax-diagnostic.js';
-import { isSymbol, type LexMode, type SymbolText, type Token } from './token.js';
+import type { Span } from '../../core/index.js';
+import { Lexer } from '../lexer.js';
+import { SourceText } from '../source-text.js';
+import { syntaxDiagnostic, type QueryDiagnostic } from '../syntax-diagnostic.js';
+import { isSymbol, type LexMode, type SymbolText, type Token } from '../token.js';
 
 /** Deeper nesting than this is refused, so recursion stays bounded on any input. */
 export const maxNestingDepth = 200;

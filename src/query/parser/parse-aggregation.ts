@@ -1,8 +1,8 @@
-import type { AggregationCall, AggregationFunction, ColumnName, NumberValue, StatsCommand, StatsItem } from './ast.js';
+import type { AggregationCall, AggregationFunction, ColumnName, NumberValue, StatsCommand, StatsItem } from '../ast.js';
 import { atListEnd, isColumnToken, parseColumnList, parseColumnName } from './parse-column-name.js';
 import { numberFromToken } from './parse-value.js';
 import type { ParserState } from './parser-state.js';
-import { isKeyword, type Token } from './token.js';
+import { isKeyword, type Token } from '../token.js';
 
 export const aggregationFunctions: readonly AggregationFunction[] = ['count', 'countdistinct', 'max', 'min', 'avg', 'sum', 'percentile', 'var'];
 
