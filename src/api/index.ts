@@ -1,7 +1,7 @@
 /**
  * api: HTTP only — Fastify routes per resource, API-key auth and tenant scoping, TypeBox schemas
  * (validation and OpenAPI), error mapping to statuses, health and metrics. Never SQL; imports core,
- * config, query, services, search, ingest, detections, store, engine and shippers.
+ * domain, config, query, services, search, ingest, detections, store, engine and shippers.
  */
 export { buildApi, type ApiOptions } from './app.js';
 export { httpStatusOf } from './error-mapping.js';

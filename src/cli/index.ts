@@ -1,7 +1,7 @@
 /**
  * cli: the terminal — commands, their output (tables, JSON, progress) and exit codes.
- * Imports core, config, query, services, search, ingest, detections, store, engine and api (doors
- * only); every concrete part arrives through CliContext from bin.ts.
+ * Imports core, domain, config, query, services, search, ingest, detections, store, engine and api
+ * (doors only); every concrete part arrives through CliContext from bin.ts.
  */
 export { runCli } from './program.js';
 export { discardOutputOnceClosed } from './closed-output.js';

@@ -1,8 +1,8 @@
 /**
  * services: the use cases the API and the CLI share — tenants, keys, indexes, ingestion, rules,
  * sinks, chat integrations, alerts, lookup tables, rule files and repository syncs, previews, the
- * detection engine's wiring, the audit trail and maintenance. Imports core, engine, store, ingest,
- * search and detections (doors only); never a concrete adapter.
+ * detection engine's wiring, the audit trail and maintenance. Imports core, domain, engine, store,
+ * ingest, search and detections (doors only); never a concrete adapter.
  */
 export { type Actor, cliActor, describeActor } from './actor.js';
 export { checkTenantId, checkIndexName } from './names.js';

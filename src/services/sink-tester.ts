@@ -1,5 +1,6 @@
 import { formatRfc3339Ns, newId, type Clock } from '../core/index.js';
-import type { AlertMessage, DeliveryOutcome, Sink } from '../detections/index.js';
+import type { AlertMessage } from '../domain/index.js';
+import type { DeliveryOutcome, Sink } from '../detections/index.js';
 import type { EventSinkRecord } from '../store/index.js';
 import type { Actor } from './actor.js';
 import type { AuditTrail } from './audit-trail.js';

@@ -1,7 +1,8 @@
 /**
  * store: the metadata repositories over Kysely (tenants, keys, indexes, rules, sinks, alerts and
  * outboxes, leases, ...), migrations, the contract suite and copyStore; the SQLite and PostgreSQL
- * adapters are opened by composition roots from store/sqlite and store/postgres. Imports only core.
+ * adapters are opened by composition roots from store/sqlite and store/postgres. Imports core and
+ * domain (the rule, sink and alert nouns it stores).
  */
 export type * from './records.js';
 export type * from './store.js';

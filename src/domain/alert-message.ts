@@ -1,3 +1,5 @@
+import type { Severity } from './detection-rule.js';
+
 /** A cell of an alert's result table: tables hold numbers, strings and null. */
 export type AlertCell = string | number | null;
 
@@ -20,7 +22,7 @@ export interface AlertMessage {
   readonly description: string;
   readonly queryText: string;
   /** OCSF severity name and id (interface 2.4). */
-  readonly severity: string;
+  readonly severity: Severity;
   readonly severityId: number;
   readonly tags: readonly string[];
   /** The evaluated window, RFC 3339 with nine fractional digits. */
@@ -40,27 +42,4 @@ export interface AlertMessage {
   readonly actions: readonly RenderedItem[];
   /** False when the rule has no template: sinks then show the first rows themselves. */
   readonly templated: boolean;
-}
-
-/** The label prefix of template items that override the pager event (detections.md E12). */
-export const pagerOverridePrefix = '@pagerduty.';
-
-/** Info items meant for people: every item except the pager overrides. */
-export function displayInfo(alert: AlertMessage): RenderedItem[] {
-  return alert.info.filter((item) => !item.label.startsWith(pagerOverridePrefix));
-}
-
-/** The URL an action's value holds, or null when it is not an http(s) URL (then it is shown as text). */
-export function actionUrl(value: string): string | null {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
-/** RFC 3339 with milliseconds of a nanosecond timestamp given as decimal text. */
-export function isoOfNs(ns: string): string {
-  return new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
 }
