@@ -108,7 +108,7 @@ export async function runPreviewBench(_repoDir: string, argv: readonly string[])
           rule,
           (async function* (): AsyncGenerator<PreviewWindowResult> {
             for (const window of windows) {
-              const result = await services.search!.runOnce(tenant, queryText, { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n }, 10_000);
+              const result = await services.search!.windows.runOnce(tenant, queryText, { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n }, 10_000);
               yield { window, result };
             }
           })(),

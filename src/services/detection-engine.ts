@@ -7,12 +7,11 @@ import {
   WindowQueryBatcher,
   type DeliverySettings,
   type DetectionMetrics,
-  type QueryRows,
   type SchedulerSettings,
   type WriteDetections,
 } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
-import type { QueryResult, SearchService } from '../search/index.js';
+import type { SearchService } from '../search/index.js';
 import type { Store } from '../store/index.js';
 import type { ChatIntegrationService } from './chat-integration-service.js';
 import type { EventSinkService } from './event-sink-service.js';
@@ -58,7 +57,7 @@ export const defaultDetectionEngineSettings: DetectionEngineSettings = {
 export interface DetectionEngineDeps {
   readonly store: Store;
   readonly engine: Engine;
-  /** Runs the rule windows' queries (alone, or many filters of one tenant and window in one statement). */
+  /** Its window side runs the rule windows' queries (alone, or many filters of one tenant and window in one statement). */
   readonly search: SearchService;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -72,7 +71,7 @@ export interface DetectionEngineDeps {
 
 /**
  * The detection engine of `vigil serve`: the rule scheduler and the delivery worker, wired to the
- * events engine. Rule windows run through the search service's short-range queries, batched by a
+ * events engine. Rule windows run through the search service's window queries, batched by a
  * WindowQueryBatcher (filter-only rules over the same window share a statement; the batcher bounds
  * the statements at once, apart from the ad hoc queries' limits), detections
  * are ingested into each tenant's `_detections` index, and sinks open their secrets through the
@@ -88,15 +87,7 @@ export class DetectionEngine {
     const { store, engine, clock, logger } = deps;
     this.store = store;
     this.exclusive = settings.exclusiveWorker;
-    const rowsOf = (result: QueryResult): QueryRows => ({ columns: result.columns, rows: result.rows });
-    const batcher = new WindowQueryBatcher(
-      {
-        prepare: (query) => deps.search.prepareShortRange(query.tenantId, query.queryText, { startNs: query.startNs, endNs: query.endNs }, query.maxRows),
-        runAlone: async (prepared, signal) => rowsOf(await deps.search.runShortRange(prepared, signal)),
-        runBatch: async (prepared, signal) => (await deps.search.runShortRangeBatch(prepared, signal)).map((r) => (r instanceof Error ? r : rowsOf(r))),
-      },
-      { maxStatements: settings.scheduler.maxConcurrentRuns, maxBatch: settings.windowBatchSize },
-    );
+    const batcher = new WindowQueryBatcher(deps.search.windows, { maxStatements: settings.scheduler.maxConcurrentRuns, maxBatch: settings.windowBatchSize });
     const writeDetections: WriteDetections = async (tenantId, events) => {
       // A rule's tenant normally has its system indexes; ensure them (more queries) only when missing.
       let index = await deps.tenants.systemIndex(tenantId, '_detections');

@@ -72,7 +72,7 @@ export class RulePreviewService {
   }
 
   private async *results(tenantId: string, text: string, windows: PreviewWindowResult['window'][], signal: AbortSignal): AsyncGenerator<PreviewWindowResult> {
-    for await (const { window, rows } of this.search.ruleWindows(tenantId, text, windows, this.maxRows, signal)) yield { window, result: rows };
+    for await (const { window, rows } of this.search.windows.ruleWindows(tenantId, text, windows, this.maxRows, signal)) yield { window, result: rows };
   }
 
   /** The rule a request names, checked as a rule of the tenant would be. */

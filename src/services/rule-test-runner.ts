@@ -2,7 +2,7 @@ import { IngestError, newId, type Clock, type Logger } from '../core/index.js';
 import { readDataset, testEventTimeFields, testIndexesOf, testWindow, type DatasetEvent, type ResultRow, type RuleDefinition, type RuleTestDefinition, type TestWindow } from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
 import { ingestStream } from '../ingest/index.js';
-import { SearchService } from '../search/index.js';
+import { QueryPlanner, WindowQueries } from '../search/index.js';
 
 /** What one rule test found (E15), with what the query returned in the window. */
 export interface RuleTestResult {
@@ -57,11 +57,11 @@ export interface RuleTestRunnerOptions {
 /**
  * Runs rule tests on the real events engine (E15): each test's dataset is written to a scratch
  * tenant of its own, into the indexes its query names (`testIndexes`), and the query runs over
- * the test's window exactly as a detection window does (`runOnce`). A server runs tests on its
- * own engine this way without touching any tenant's data; the CLI gives it a temporary engine.
- * The scratch events are deleted in the background, one test after another: a lightweight DELETE
- * costs far more than the test (hundreds of milliseconds on a busy engine), and until it is done
- * the rows are invisible to every tenant anyway.
+ * the test's window exactly as a detection window does (`WindowQueries.runOnce`). A server runs
+ * tests on its own engine this way without touching any tenant's data; the CLI gives it a
+ * temporary engine. The scratch events are deleted in the background, one test after another: a
+ * lightweight DELETE costs far more than the test (hundreds of milliseconds on a busy engine), and
+ * until it is done the rows are invisible to every tenant anyway.
  */
 export class RuleTestRunner {
   private cleaning: Promise<void> = Promise.resolve();
@@ -108,8 +108,8 @@ export class RuleTestRunner {
     const tenant = scratchTenantId(this.clock.nowMs());
     try {
       for (const indexId of loadInto) await this.load(tenant, indexId, events);
-      const search = new SearchService(this.engine, async () => indexes, this.clock, this.logger);
-      const result = await search.runOnce(tenant, definition.queryText, window, ruleTestLimits.maxRows, signal);
+      const windows = new WindowQueries(this.engine, new QueryPlanner(this.engine, async () => indexes, this.clock));
+      const result = await windows.runOnce(tenant, definition.queryText, window, ruleTestLimits.maxRows, signal);
       const detectionResult = result.rows.length > 0;
       return {
         name: test.name,
