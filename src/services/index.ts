@@ -25,7 +25,6 @@ export {
   type SyncAction,
   type SyncFileResult,
 } from './repository-sync.js';
-export { defaultArchiveLimits, type ArchiveLimits } from '../detections/index.js';
 export {
   RuleFileChecks,
   RuleFileService,
