@@ -1,4 +1,4 @@
-// The layer rule of ARCHITECTURE.md section 4, checked on every `npm test`.
+// The layer rule (docs/architecture.md, "Layers"; ARCHITECTURE.md section 4), checked on every `npm test`.
 // Arrows go down only; a module's public door is its index.ts.
 const layer = (name, allowed) => ({
   name: `${name}-imports-only-${allowed.join('-') || 'nothing'}`,
@@ -13,22 +13,24 @@ const layer = (name, allowed) => ({
 module.exports = {
   forbidden: [
     layer('core', []),
+    // the nouns of rules, sinks and alerts (types only) that store, sinks, detections and api share.
+    layer('domain', []),
     layer('config', ['core']),
     layer('query', ['core']),
     layer('engine', ['core']),
-    layer('store', ['core']),
-    layer('sinks', ['core']),
+    layer('store', ['core', 'domain']),
+    layer('sinks', ['core', 'domain']),
     // search rebuilds returned events from their raw text with ingest's own flattening (storedColumns).
     layer('search', ['core', 'query', 'engine', 'ingest']),
     layer('ingest', ['core', 'engine']),
-    // admin wires the rule and sink services for the API and the CLI; their domain checks (the
-    // query analyzer, templates, sink arguments) live in detections, the rule model's home.
-    layer('admin', ['core', 'engine', 'store', 'ingest', 'search', 'detections']),
-    layer('detections', ['core', 'query', 'store', 'sinks']),
-    // the shipper protocols decode onto the one ingest service (admin) with ingest's JSON reader.
-    layer('shippers', ['core', 'ingest', 'admin']),
-    layer('api', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'shippers']),
-    layer('cli', ['core', 'config', 'query', 'admin', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),
+    // services are the use cases the API and the CLI share; their domain checks (the query
+    // analyzer, templates, sink arguments, rule files) live in detections, the rule model's home.
+    layer('services', ['core', 'domain', 'engine', 'store', 'ingest', 'search', 'detections']),
+    layer('detections', ['core', 'domain', 'query', 'store', 'sinks']),
+    // the shipper protocols decode onto the one ingest use case (services) with ingest's JSON reader.
+    layer('shippers', ['core', 'ingest', 'services']),
+    layer('api', ['core', 'domain', 'config', 'query', 'services', 'search', 'ingest', 'detections', 'store', 'engine', 'shippers']),
+    layer('cli', ['core', 'domain', 'config', 'query', 'services', 'search', 'ingest', 'detections', 'store', 'engine', 'api']),
     {
       name: 'only-through-the-door',
       comment: 'other modules import a module only through its index.ts',
@@ -40,7 +42,7 @@ module.exports = {
       name: 'concrete-adapters-only-in-roots',
       comment: 'only the composition roots (runtime.ts, server.ts, bin.ts) and tests name the concrete engine and store adapters',
       severity: 'error',
-      from: { path: '^src/(api|cli|admin|search|ingest|detections|shippers)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^src/(api|cli|services|search|ingest|detections|shippers)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(engine/chdb|engine/clickhouse|store/sqlite|store/postgres)/' },
     },
     {

@@ -13,7 +13,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { cliActor } from '../src/admin/index.js';
+import { cliActor } from '../src/services/index.js';
 import { loadConfig } from '../src/config/index.js';
 import type { DetectionMetrics } from '../src/detections/index.js';
 import { openRuntime } from '../src/runtime.js';

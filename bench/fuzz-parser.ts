@@ -5,7 +5,7 @@
  * second and the first failures, then the rate of `parseQuery` alone; exits 1 if any case failed.
  */
 import { parseArgs } from 'node:util';
-import { parseQuery } from '../src/query/parser.js';
+import { parseQuery } from '../src/query/parser/parser.js';
 import { checkParse, createRandom, fuzzText } from '../src/query/testing/parser-fuzz.js';
 
 export async function runFuzzParser(_repoDir: string, argv: readonly string[]): Promise<number> {

@@ -12,7 +12,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { cliActor } from '../src/admin/index.js';
+import { cliActor } from '../src/services/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { newId } from '../src/core/index.js';
 import { previewRule, previewWindows, type PreviewWindowResult } from '../src/detections/index.js';
@@ -108,7 +108,7 @@ export async function runPreviewBench(_repoDir: string, argv: readonly string[])
           rule,
           (async function* (): AsyncGenerator<PreviewWindowResult> {
             for (const window of windows) {
-              const result = await services.search!.runOnce(tenant, queryText, { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n }, 10_000);
+              const result = await services.search!.windows.runOnce(tenant, queryText, { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n }, 10_000);
               yield { window, result };
             }
           })(),

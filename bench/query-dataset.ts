@@ -7,7 +7,7 @@ import { cpSync, createReadStream, createWriteStream, existsSync, mkdirSync, rea
 import { basename, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { cliActor } from '../src/admin/index.js';
+import { cliActor } from '../src/services/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { ChdbEngine } from '../src/engine/chdb/index.js';
 import type { Engine } from '../src/engine/index.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { readSecretsKey, type DetectionsConfig, type VigilConfig } from './config/index.js';
 import { SecretBox, newId, redactLogFields, redactUrl, redactedText, systemClock, type Clock } from './core/index.js';
-import { createServices, defaultDetectionEngineSettings, type DetectionEngineSettings, type Services } from './admin/index.js';
+import { createServices, defaultDetectionEngineSettings, type DetectionEngineSettings, type Services } from './services/index.js';
 import type { DetectionMetrics } from './detections/index.js';
 import { vigilVersion } from './version.js';
 import type { Engine } from './engine/index.js';

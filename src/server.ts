@@ -8,7 +8,7 @@ import { openRuntime, type Runtime } from './runtime.js';
 import { dataDirFreeBytes, probeDataDir, removeFile } from './data-dir.js';
 import { closeInOrder } from './close-in-order.js';
 import type { ServerInfo } from './data-dir-lock.js';
-import { cliActor, defaultTenantName } from './admin/index.js';
+import { cliActor, defaultTenantName } from './services/index.js';
 import { vigilVersion } from './version.js';
 
 export interface RunningServer {

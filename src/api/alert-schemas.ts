@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { maxAlertPageSize } from '../admin/index.js';
+import { maxAlertPageSize } from '../services/index.js';
 
 /** JSON schemas of alerts (`GET /v1/alert`, `GET /v1/alert/{id}`, `POST /v1/alert/{id}/resend`): a Vigil addition to the interface. */
 

@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import swagger from '@fastify/swagger';
 import type { Logger as PinoLogger } from 'pino';
 import { NotFoundError, newId } from '../core/index.js';
-import type { Services } from '../admin/index.js';
+import type { Services } from '../services/index.js';
 import type { ApiCompat } from '../config/index.js';
 import { requireApiKey } from './auth.js';
 import { handleError } from './error-mapping.js';

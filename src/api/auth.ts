@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../core/index.js';
-import { allTenants, describeActor, keyHoldsTenant, type Actor, type KeyService } from '../admin/index.js';
+import { allTenants, describeActor, keyHoldsTenant, type Actor, type KeyService } from '../services/index.js';
 import type { ApiKeyRecord } from '../store/index.js';
 
 declare module 'fastify' {

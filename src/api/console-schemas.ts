@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { previewLimits } from '../admin/index.js';
+import { previewLimits } from '../services/index.js';
 import { fieldValueLimits, histogramLimits } from '../search/index.js';
 import { AlertTemplateInput, NullableScalar, defaultedRuleFields, ruleFields } from './detection-schemas.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { maxRulePageSize, maxSinkPageSize } from '../admin/index.js';
+import { maxRulePageSize, maxSinkPageSize } from '../services/index.js';
 import { enabledStates, eventSinkTypes, severities, severityInputs } from '../detections/index.js';
 
 /**

@@ -1,7 +1,7 @@
 /**
- * api: HTTP only. Fastify routes per resource, API-key auth and tenant scoping, JSON schemas
- * (validation and the OpenAPI document come from the same TypeBox schemas), the mapping of
- * error codes to statuses, health and Prometheus metrics. Never SQL; imports services.
+ * api: HTTP only — Fastify routes per resource, API-key auth and tenant scoping, TypeBox schemas
+ * (validation and OpenAPI), error mapping to statuses, health and metrics. Never SQL; imports core,
+ * domain, config, query, services, search, ingest, detections, store, engine and shippers.
  */
 export { buildApi, type ApiOptions } from './app.js';
 export { httpStatusOf } from './error-mapping.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { maxIndexPageSize } from '../admin/index.js';
+import { maxIndexPageSize } from '../services/index.js';
 import { adhocLimits } from '../search/index.js';
 
 /** JSON schemas of the HTTP interface; routes validate with them and OpenAPI is generated from them. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { maxSyncSourcePageSize } from '../admin/index.js';
+import { maxSyncSourcePageSize } from '../services/index.js';
 
 /** JSON schemas of sync sources and repository uploads (docs/rule-sync.md). */
 

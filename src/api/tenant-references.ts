@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { TenantService } from '../admin/index.js';
+import type { TenantService } from '../services/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

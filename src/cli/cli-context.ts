@@ -1,5 +1,5 @@
 import type { ConfigOverrides, VigilConfig } from '../config/index.js';
-import type { Services } from '../admin/index.js';
+import type { Services } from '../services/index.js';
 import type { Engine } from '../engine/index.js';
 
 /** What a CLI command gets from the composition root (bin.ts): no concrete adapter is named here. */

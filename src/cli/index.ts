@@ -1,6 +1,7 @@
 /**
- * cli: the terminal. Commands (serve, ingest, index, keys, demo), their output (tables, JSON,
- * progress), exit codes. Gets every concrete part through CliContext from bin.ts.
+ * cli: the terminal — commands, their output (tables, JSON, progress) and exit codes.
+ * Imports core, domain, config, query, services, search, ingest, detections, store, engine and api
+ * (doors only); every concrete part arrives through CliContext from bin.ts.
  */
 export { runCli } from './program.js';
 export { discardOutputOnceClosed } from './closed-output.js';

@@ -3,7 +3,7 @@
  * validate` or `/run_tests`, and the answers come back as the outcomes the local checks give.
  */
 import { parseRfc3339Ns } from '../core/index.js';
-import type { RuleFileResult, RuleTestResult } from '../admin/index.js';
+import type { RuleFileResult, RuleTestResult } from '../services/index.js';
 import type { RuleFileOnDisk } from './rule-file-paths.js';
 
 /** What the command prints of one file, locally or remotely. */

@@ -1,4 +1,4 @@
-import type { Services } from '../admin/index.js';
+import type { Services } from '../services/index.js';
 import { overridesOf, type CliContext, type GlobalOptions, type OpenOptions } from './cli-context.js';
 
 /** Opens the store-only services for one command and closes them after, whatever happens. */

@@ -1,7 +1,7 @@
 /**
- * core: the nouns every module shares — typed errors and their code catalog, diagnostics and
- * spans, the clock, the logger interface, identifiers, the secret box that seals stored secrets.
- * It imports nothing from the project.
+ * core: what every module shares — typed errors and their code catalog, diagnostics, spans, the
+ * clock, the logger interface, ids, the secret box, and small machinery (keyed lock, run limit,
+ * CRC-32, bounded zip reader). It imports nothing from the project.
  */
 export * from './error-codes.js';
 export * from './errors.js';
@@ -17,6 +17,9 @@ export * from './secret-box.js';
 export * from './control-characters.js';
 export * from './closest-name.js';
 export { crc32 } from './crc32.js';
+export { listZipEntries, readZipEntry, type ZipEntry } from './zip-reader.js';
+export { KeyedLock } from './keyed-lock.js';
+export { RunLimit } from './run-limit.js';
 export * from './system-namespace.js';
 export * from './log-redaction.js';
 export * from './storage-fault.js';

@@ -1,6 +1,6 @@
 import { formatRfc3339Ns } from '../core/index.js';
+import type { AlertMessage } from '../domain/index.js';
 import { canonicalColumn, type TableValue } from '../query/index.js';
-import type { AlertMessage } from '../sinks/index.js';
 
 const rowCell = /^results_table\.rows\[(\d+)\]\.([\s\S]+)$/;
 const listItem = /^(tags|results_table\.columns)\[(\d+)\]$/;

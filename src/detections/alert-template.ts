@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/index.js';
-import type { AlertTemplateRecord } from '../store/index.js';
+import type { AlertTemplateRecord } from '../domain/index.js';
 import { pagerOverridePathProblem, pagerOverridePrefix, pagerOverrideValueProblem } from '../sinks/index.js';
 import { checkTemplateValue } from './template-expressions.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, newId, silentLogger } from '../core/index.js';
-import { sampleAlert } from '../sinks/testing/sample-alert.js';
+import { sampleAlert } from '../domain/testing/index.js';
 import { chatAnswers, pagerAnswers, startChatApiStandIn, startPagerApiStandIn, startWebhookReceiver, type StandInReceiver } from '../sinks/testing/stand-in-receiver.js';
 import type { EventSinkRecord, Store } from '../store/index.js';
 import { createSqliteStore } from '../store/sqlite/index.js';

@@ -1,5 +1,6 @@
 import { messageOf, newId as defaultNewId, type Clock, type Logger } from '../core/index.js';
-import { defaultRetryPolicy, permanent, retryable, retryDelayMs, type AlertMessage, type DeliveryOutcome, type RetryPolicy, type Sink } from '../sinks/index.js';
+import type { AlertMessage } from '../domain/index.js';
+import { defaultRetryPolicy, permanent, retryable, retryDelayMs, type DeliveryOutcome, type RetryPolicy, type Sink } from '../sinks/index.js';
 import type { AlertDeliveryRecord, ClaimedDelivery, DeliveryStatus, Store } from '../store/index.js';
 import { noDetectionMetrics, type DetectionMetrics } from './detection-metrics.js';
 
@@ -149,7 +150,7 @@ export class DeliveryWorker {
   }
 
   private async deliver({ delivery, payload }: ClaimedDelivery, signal: AbortSignal): Promise<void> {
-    const outcome = await this.attempt(delivery, payload as unknown as AlertMessage, signal);
+    const outcome = await this.attempt(delivery, payload, signal);
     const now = this.deps.clock.nowMs();
     let status: DeliveryStatus;
     let nextAttemptAt = delivery.nextAttemptAt;

@@ -1,5 +1,5 @@
 import { formatRfc3339Ns } from '../core/index.js';
-import type { AlertMessage } from '../sinks/index.js';
+import type { AlertMessage } from '../domain/index.js';
 
 /**
  * The `_detections` event of one firing (detections.md 1.2, E4): the alert's fields with

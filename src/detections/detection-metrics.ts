@@ -1,4 +1,4 @@
-import type { SinkType } from '../sinks/index.js';
+import type { EventSinkType } from '../domain/index.js';
 
 /** How a rule run ended. */
 export type RunOutcome = 'ok' | 'failed' | 'timeout';
@@ -15,7 +15,7 @@ export interface DetectionMetrics {
   schedulerLag(lagMs: number): void;
   detections(count: number): void;
   alerts(outcome: AlertOutcome, count: number): void;
-  deliveryAttempt(sinkType: SinkType, outcome: 'delivered' | 'retryable' | 'permanent', latencyMs: number): void;
+  deliveryAttempt(sinkType: EventSinkType, outcome: 'delivered' | 'retryable' | 'permanent', latencyMs: number): void;
 }
 
 export const noDetectionMetrics: DetectionMetrics = {

@@ -1,4 +1,5 @@
-import type { DetectionRuleSummary, EnabledState } from '../store/index.js';
+import type { EnabledState } from '../domain/index.js';
+import type { DetectionRuleSummary } from '../store/index.js';
 
 export const enabledStates: readonly EnabledState[] = ['Active', 'Staging', 'Paused'];
 

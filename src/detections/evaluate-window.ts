@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatRfc3339Ns, type Clock } from '../core/index.js';
-import type { AlertMessage } from '../sinks/index.js';
+import type { AlertMessage } from '../domain/index.js';
 import type { DetectionRuleRecord } from '../store/index.js';
 import { detectionEvent } from './detection-event.js';
 import { renderAlertTemplate } from './render-template.js';

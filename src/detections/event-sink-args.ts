@@ -1,6 +1,6 @@
 import { ValidationError } from '../core/index.js';
+import type { EventSinkType } from '../domain/index.js';
 import { DestinationPolicy } from '../sinks/index.js';
-import type { EventSinkType } from '../store/index.js';
 
 export interface ChatArgsInput {
   readonly channel_id?: string;

@@ -1,11 +1,8 @@
 /**
- * detections: the rule and sink model — severities and their alias, enabled states, alert
- * templates (both forms, `{{ }}` expressions), the checks a rule's fields and query must pass,
- * the event sink arguments with their public/secret split — and the engine that runs rules:
- * template rendering over `@alert` (E9), window evaluation with debounce and dedup (E4-E7), the
- * scheduler (E1-E3) and the delivery worker (E13), and rule files (YAML, E14-E15) with what their
- * tests need. Imports core, query, store and sinks; it is
- * given `runQuery`, the `_detections` writer, sink resolution and the clock as arguments.
+ * detections: the rule and sink model (checks, templates, sink arguments, rule files) and the
+ * engine that runs rules — window evaluation with debounce and dedup, scheduler, delivery worker.
+ * Imports core, domain, query, store and sinks; `runQuery`, the `_detections` writer, sink
+ * resolution and the clock arrive as arguments.
  */
 export { severities, severityInputs } from './severity.js';
 export { enabledStates, effectiveState, isEnabled } from './enabled-state.js';
@@ -23,6 +20,6 @@ export { RuleScheduler, defaultSchedulerSettings, type SchedulerSettings, type W
 export { WorkLeases } from './work-leases.js';
 export { DeliveryWorker, defaultDeliverySettings, type DeliverySettings } from './delivery-worker.js';
 export { createSinkResolver } from './sink-resolver.js';
-export type { AlertMessage, DeliveryOutcome, Sink, SinkType } from '../sinks/index.js';
+export type { DeliveryOutcome, Sink } from '../sinks/index.js';
 // Rule files (YAML): the definition model, reader, printer, conversions, JSON Schema, test windows.
 export * from './rule-file/index.js';

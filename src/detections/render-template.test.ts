@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleAlert } from '../sinks/testing/sample-alert.js';
+import { sampleAlert } from '../domain/testing/index.js';
 import { renderAlertTemplate, renderTemplateValue } from './render-template.js';
 
 const alert = sampleAlert({

@@ -1,7 +1,6 @@
 import { assertNever } from '../core/index.js';
+import type { AlertMessage, AlertTemplateRecord, RenderedItem } from '../domain/index.js';
 import { evaluateScalar, parseScalar, plainColumnName, valueText, type Scalar, type ScalarValue, type TableValue } from '../query/index.js';
-import type { AlertTemplateRecord } from '../store/index.js';
-import type { AlertMessage, RenderedItem } from '../sinks/index.js';
 import { alertField } from './alert-fields.js';
 import { splitTemplate } from './template-expressions.js';
 

@@ -1,5 +1,6 @@
 import { ValidationError, hasControlCharacters } from '../core/index.js';
-import type { AlertTemplateRecord, DetectionRuleChanges, EnabledState, Severity } from '../store/index.js';
+import type { AlertTemplateRecord, EnabledState, Severity } from '../domain/index.js';
+import type { DetectionRuleChanges } from '../store/index.js';
 import { normalizeAlertTemplate, type AlertTemplateInput } from './alert-template.js';
 import { enabledStates } from './enabled-state.js';
 import { normalizeSeverity } from './severity.js';

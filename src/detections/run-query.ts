@@ -25,6 +25,6 @@ export interface QueryRows {
 
 /**
  * Runs a rule's query over a window on the events engine. The detections module receives it as
- * an argument (ARCHITECTURE.md section 4): the composition root wires it to the search service.
+ * an argument (docs/architecture.md, "Layers"): the composition root wires it to the search service.
  */
 export type RunQuery = (query: WindowQuery) => Promise<QueryRows>;

@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/index.js';
-import type { Severity } from '../store/index.js';
+import type { Severity } from '../domain/index.js';
 
 /** The severity names of interface 2.4, in OCSF order, with their OCSF ids. */
 export const severityIds: Readonly<Record<Severity, number>> = {

@@ -27,7 +27,7 @@ export function windowCommit(
       windowEndMs: evaluation.window.endMs,
       status,
       dedupKey: planned.dedupKey,
-      payload: planned.message as unknown as Record<string, unknown>,
+      payload: planned.message,
       createdAt: at,
       updatedAt: at,
     };

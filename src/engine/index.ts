@@ -1,10 +1,7 @@
 /**
- * engine: the events engine (ClickHouse). Owns the Engine contract, the schema DDL, the chDB
- * adapter (session pool, settings, cancellation, statistics) and the field catalog.
+ * engine: the events engine (ClickHouse) — the Engine contract, schema DDL and field catalog;
+ * the adapters live in engine/chdb and engine/clickhouse, named only by composition roots.
  * Imports only core.
- *
- * The adapters are not exported here: composition roots import them from `engine/chdb` and
- * `engine/clickhouse`, so that no other module can name a concrete engine.
  */
 export type * from './engine.js';
 export { catalogDaysExact } from './catalog-days.js';

@@ -1,11 +1,11 @@
 /**
- * query: the language, pure, no I/O: syntax tree, parser, printer, analyzer, compiler to
+ * query: the language, pure, no I/O — syntax tree, parser, printer, analyzer, compiler to
  * ClickHouse SQL, reference evaluator. Imports only core.
  */
 
 // The syntax: tree, parser, printer, diagnostics.
 export * from './ast.js';
-export { parseQuery, parseQueryOrThrow, parseScalar, type ParseResult, type ScalarParseResult } from './parser.js';
+export { parseQuery, parseQueryOrThrow, parseScalar, type ParseResult, type ScalarParseResult } from './parser/parser.js';
 export { printQuery, printFilter, printScalar, printAggregationCall, printColumnAnywhere, printColumnName } from './printer.js';
 export { formatDiagnostic } from './format-diagnostic.js';
 export { renderTree } from './render-tree.js';

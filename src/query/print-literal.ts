@@ -1,5 +1,5 @@
 import type { ColumnName, NamePart, StringValue, Value } from './ast.js';
-import { isAggregationFunction } from './parse-aggregation.js';
+import { isAggregationFunction } from './parser/parse-aggregation.js';
 import {
   hasValidScalarNameMarks,
   isBareChar,

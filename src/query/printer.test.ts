@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Span } from '../core/index.js';
 import type { Filter, Query, Scalar } from './ast.js';
-import { parseQuery, parseScalar } from './parser.js';
+import { parseQuery, parseScalar } from './parser/parser.js';
 import { printAggregationCall, printColumnName, printQuery, printScalar } from './printer.js';
 import { stripSpans } from './strip-spans.js';
 import { arbitraryQuery, arbitraryScalar } from './testing/arbitrary-query.js';

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { parseQuery } from './parser.js';
+import { parseQuery } from './parser/parser.js';
 import { printQuery } from './printer.js';
 import { stripSpans } from './strip-spans.js';
 import { analyzeQuery, type IndexInfo } from './analyzer/analyze-query.js';

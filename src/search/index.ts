@@ -1,8 +1,7 @@
 /**
- * search: one ad hoc query end to end — check the request, plan (parse, analyze, compile),
- * execute in time slices or whole, keep the table within max_rows / max_bytes, cancel, decode
- * rows. Imports core, query, engine and ingest (its flattening, to rebuild returned events); the
- * HTTP and CLI layers call it.
+ * search: ad hoc queries end to end (SearchService: time slices, limits, progress, cancel,
+ * histograms, field values) and window queries (WindowQueries: rule windows alone or batched, rule
+ * tests, previews), planned by one QueryPlanner. Imports core, query, engine and ingest.
  */
 export { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody, type LogEventId } from './adhoc-request.js';
 export { fieldValueLimits, type FieldValues } from './field-values.js';
@@ -15,6 +14,8 @@ export { decodeRows, wireRowId, type DecodedRow, type ResultRow, type RowId, typ
 export { readCompiled, readEvents } from './read-events.js';
 export type { QuerySnapshot, QueryStatus } from './query-run.js';
 export type { ShortRangeQuery } from './short-range-query.js';
+export { QueryPlanner } from './query-planner.js';
+export { WindowQueries, type WindowQueryRequest } from './window-queries.js';
 export type { SharedQueryRecord, SharedQueryRecords } from './shared-queries.js';
 export {
   SearchService,

@@ -60,7 +60,7 @@ async function compare(text: string, windows: readonly MinuteWindow[], maxRows: 
   const sampled = got.filter((_, i) => i % sample === 0);
   const expected = [];
   for (const { window } of sampled) {
-    const alone = await search.runOnce('acme', text, { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n }, maxRows);
+    const alone = await search.windows.runOnce('acme', text, { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n }, maxRows);
     expected.push({ window, columns: alone.columns, rows: alone.rows });
   }
   expect(sampled).toEqual(expected);
@@ -118,9 +118,9 @@ describe('rule windows', () => {
   it('through the search service, planned over the windows’ span', async () => {
     const windows = everyMinute.slice(0, 6);
     const got = [];
-    for await (const { rows } of search.ruleWindows('acme', 'user: bob', windows, 1000, new AbortController().signal)) got.push(rows.rows.map((r) => r.columns.n));
+    for await (const { rows } of search.windows.ruleWindows('acme', 'user: bob', windows, 1000, new AbortController().signal)) got.push(rows.rows.map((r) => r.columns.n));
     const expected = [];
-    for (const w of windows) expected.push((await search.runOnce('acme', 'user: bob', { startNs: BigInt(w.startMs) * 1_000_000n, endNs: BigInt(w.endMs) * 1_000_000n }, 1000)).rows.map((r) => r.columns.n));
+    for (const w of windows) expected.push((await search.windows.runOnce('acme', 'user: bob', { startNs: BigInt(w.startMs) * 1_000_000n, endNs: BigInt(w.endMs) * 1_000_000n }, 1000)).rows.map((r) => r.columns.n));
     expect(got).toEqual(expected);
   });
 });

@@ -22,7 +22,7 @@ function serviceWithCatalog() {
 describe('SearchService and the field catalog types', () => {
   it('plans a rule window (short range) without reading the catalog, so it reads every variant', async () => {
     const { service, reads } = serviceWithCatalog();
-    const query = await service.prepareShortRange('acme', '* | groupbycount n', range, 100);
+    const query = await service.windows.prepare({ tenantId: 'acme', queryText: '* | groupbycount n', ...range, maxRows: 100 });
     expect(reads()).toBe(0);
     expect(query.plan.analyzed.fieldTypes).toBeUndefined();
   });

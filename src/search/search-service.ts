@@ -1,25 +1,26 @@
 /**
  * Ad hoc queries for the API and the CLI (interface 4.1): start, progress, cancel and blocking
- * queries, with the concurrency limits and the record lifetime an operator configures. Query
+ * queries, histograms, field values and explain, with the concurrency limits and the record
+ * lifetime an operator configures. Rule windows are the other side of search (`windows`,
+ * window-queries.ts). Query
  * records live in memory, and also in the shared store when several servers share one
  * (SharedQueries), so any server answers for any query; the tenant's indexes come from the caller.
  */
 import { EngineError, ErrorCodes, NotFoundError, clampToEventSpan, type Clock, type Logger } from '../core/index.js';
-import type { Engine, Workload } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import type { IndexInfo, LookupTableInfo, PredicatePlan } from '../query/index.js';
 import { adhocLimits, checkAdhocQuery, checkRange, type AdhocQuery, type AdhocQueryBody } from './adhoc-request.js';
-import { planQuery, type QueryPlan, type QueryRequest } from './plan-query.js';
+import type { QueryPlan } from './plan-query.js';
+import { QueryPlanner } from './query-planner.js';
 import { QueryRun, type QuerySnapshot } from './query-run.js';
-import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery } from './short-range-query.js';
-import { FieldCatalogCache } from './field-catalog-cache.js';
 import { SharedQueries, type SharedQueryRecords } from './shared-queries.js';
 import type { QueryResult, TimeRange } from './query-result.js';
 import { fieldValueLimits, readFieldValues, type FieldValues } from './field-values.js';
 import { checkMaxBuckets, histogramLimits, histogramRange, type BucketPlan } from './histogram-buckets.js';
 import { HistogramRun } from './histogram-run.js';
-import { ruleWindowResults, type MinuteWindow, type WindowRows } from './rule-windows.js';
 import { RunAdmission } from './run-admission.js';
 import type { BackgroundRun } from './background-run.js';
+import { WindowQueries } from './window-queries.js';
 
 export type { QueryResult, TimeRange } from './query-result.js';
 
@@ -82,19 +83,18 @@ export interface QueryExplanation {
   readonly predicates: readonly PredicatePlan[];
 }
 
-/** How a query is planned: a short-range query's order and limit; ad hoc ones use field types. */
-type PlanOptions = Pick<QueryRequest, 'order' | 'limit' | 'useFieldTypes' | 'partialWords'>;
-
 export class SearchService {
   private readonly entries = new Map<string, Entry>();
   private readonly admission: RunAdmission;
-  private readonly catalog: FieldCatalogCache;
+  private readonly planner: QueryPlanner;
   private readonly shared: SharedQueries | null;
+  /** The window side: rule windows, rule tests and previews, planned with the same catalog. */
+  readonly windows: WindowQueries;
 
   constructor(
     private readonly engine: Engine,
     /** The tenant's live indexes, system ones included: read for every query, so a new index is searchable at once. */
-    private readonly indexesOf: (tenant: string) => Promise<readonly IndexInfo[]>,
+    indexesOf: (tenant: string) => Promise<readonly IndexInfo[]>,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: SearchSettings = defaultSearchSettings,
@@ -102,7 +102,8 @@ export class SearchService {
     /** The shared store's query records, when other servers share it. */
     sharedRecords: SharedQueryRecords | null = null,
   ) {
-    this.catalog = new FieldCatalogCache(engine, clock);
+    this.planner = new QueryPlanner(engine, indexesOf, clock, hooks.lookupTablesOf);
+    this.windows = new WindowQueries(engine, this.planner);
     this.admission = new RunAdmission(settings);
     this.shared = sharedRecords && new SharedQueries(sharedRecords, clock, logger, { resultTtlMs: settings.resultTtlS * 1000, pollIntervalMs: 250 });
   }
@@ -135,7 +136,7 @@ export class SearchService {
     const maxBuckets = checkMaxBuckets(body.max_buckets ?? histogramLimits.defaultMaxBuckets);
     const clamped = clampToEventSpan(asked);
     this.admission.admit(tenant);
-    const plan = await this.plan(tenant, body.query, clamped, { useFieldTypes: true });
+    const plan = await this.planner.plan(tenant, body.query, clamped, { useFieldTypes: true });
     const span = await this.engine.writtenTimeSpan(tenant, plan.analyzed.scope.map((index) => index.id));
     const { range, buckets } = histogramRange(asked, span, maxBuckets);
     this.admission.admit(tenant); // planning awaited: others may have started meanwhile
@@ -151,7 +152,7 @@ export class SearchService {
   async fieldValues(tenant: string, body: { query: string; field: string; start_time: string; end_time: string; limit?: number }, signal?: AbortSignal): Promise<FieldValues> {
     const range = checkRange(body.start_time, body.end_time);
     // The query alone first, so that its errors point into its own text.
-    await this.plan(tenant, body.query, clampToEventSpan(range));
+    await this.planner.plan(tenant, body.query, clampToEventSpan(range));
     const request = { text: body.query, field: body.field, range, limit: body.limit ?? fieldValueLimits.defaultLimit };
     return readFieldValues(request, (text, r) => this.run(tenant, text, r, { maxRows: request.limit, ...(signal ? { signal } : {}) }));
   }
@@ -163,20 +164,6 @@ export class SearchService {
    */
   blockingWork<T>(tenant: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.admission.hold(tenant, work, signal);
-  }
-
-  /**
-   * A rule's query over many windows of whole minutes (rule preview), each result what `runOnce`
-   * would return for the window, read with far fewer statements (rule-windows.ts). Planned over
-   * the windows' span as a window query is planned.
-   */
-  async *ruleWindows(tenant: string, text: string, windows: readonly MinuteWindow[], maxRows: number, signal: AbortSignal): AsyncGenerator<{ window: MinuteWindow; rows: WindowRows }> {
-    const first = windows[0];
-    const last = windows.at(-1);
-    if (first === undefined || last === undefined) return;
-    const span = { startNs: BigInt(first.startMs) * 1_000_000n, endNs: BigInt(last.endMs) * 1_000_000n };
-    const plan = await this.plan(tenant, text, clampToEventSpan(span), { order: 'asc', limit: maxRows });
-    yield* ruleWindowResults({ engine: this.engine, tenant, plan, maxRows, signal }, windows);
   }
 
   /**
@@ -221,7 +208,7 @@ export class SearchService {
    * looked up, as every slice over 20,000 events also does (docs/search.md, step 3).
    */
   async explain(tenant: string, text: string, range: { startNs: bigint; endNs: bigint }): Promise<QueryExplanation> {
-    const plan = await this.plan(tenant, text, clampToEventSpan(range), { useFieldTypes: true, partialWords: true });
+    const plan = await this.planner.plan(tenant, text, clampToEventSpan(range), { useFieldTypes: true, partialWords: true });
     return { plan, predicates: plan.compiled.plans };
   }
 
@@ -237,42 +224,6 @@ export class SearchService {
     };
     const snapshot = await this.runToEnd(request, options.signal);
     return { kind: snapshot.kind, columns: snapshot.columns, rows: snapshot.rows, bytesScanned: snapshot.bytesScanned, truncated: snapshot.truncated };
-  }
-
-  /**
-   * Runs a query over a short range as one statement: events earliest first up to `maxRows`, or
-   * the whole aggregation. Rule tests use it: for a minute of events the histogram and time
-   * slices of ad hoc searches cost more than they save. It bypasses the ad hoc concurrency
-   * limits; the caller bounds its own (rule test runs are). The engine counts it as the
-   * tenant's ad hoc work.
-   */
-  async runOnce(tenant: string, text: string, range: TimeRange, maxRows: number, signal?: AbortSignal): Promise<QueryResult> {
-    const query = await this.prepareWith(tenant, text, range, maxRows, { kind: 'adhoc', tenant });
-    return runShortRange(this.engine, query, signal);
-  }
-
-  /**
-   * Plans a detection window's query without running it: its `batchKey` says which others it can
-   * share a statement with. The engine runs it within the share of sessions ad hoc queries
-   * cannot take (the rule scheduler bounds how many run at once).
-   */
-  async prepareShortRange(tenant: string, text: string, range: TimeRange, maxRows: number): Promise<ShortRangeQuery> {
-    return this.prepareWith(tenant, text, range, maxRows, { kind: 'detection' });
-  }
-
-  private async prepareWith(tenant: string, text: string, range: TimeRange, maxRows: number, workload: Workload): Promise<ShortRangeQuery> {
-    const clamped = clampToEventSpan(range);
-    return prepareShortRange((output) => this.plan(tenant, text, clamped, output), tenant, clamped, maxRows, workload);
-  }
-
-  /** Runs a prepared query alone, as `runOnce` does. */
-  runShortRange(query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
-    return runShortRange(this.engine, query, signal);
-  }
-
-  /** Runs prepared queries of one batch key in one statement; each result (or error) at its query's position. */
-  runShortRangeBatch(queries: readonly ShortRangeQuery[], signal?: AbortSignal): Promise<(QueryResult | Error)[]> {
-    return runShortRangeBatch(this.engine, queries, signal);
   }
 
   /** Runs a checked query to completion (the CLI's path; the same limits apply). */
@@ -334,7 +285,7 @@ export class SearchService {
     // clamped to the span events can have once, for planning and for the run's slices alike.
     const request: AdhocQuery = { ...asked, ...clampToEventSpan(asked) };
     this.admission.admit(request.tenant);
-    const plan = await this.plan(request.tenant, request.text, request, { useFieldTypes: true });
+    const plan = await this.planner.plan(request.tenant, request.text, request, { useFieldTypes: true });
     this.admission.admit(request.tenant); // planning awaited: others may have started meanwhile
     const { selectiveReadRows } = this.settings;
     const run = new QueryRun(request, { engine: this.engine, logger: this.logger, ...(selectiveReadRows === undefined ? {} : { selectiveReadRows }) }, plan);
@@ -348,15 +299,7 @@ export class SearchService {
    * and afterwards the tenant's queries read the catalog anew.
    */
   writingEvents(tenant: string): () => void {
-    return this.catalog.writing(tenant);
-  }
-
-  /** Plans a query with the tenant's indexes and (briefly cached) field catalog. */
-  private async plan(tenant: string, text: string, range: TimeRange, options: PlanOptions = {}): Promise<QueryPlan> {
-    const indexes = await this.indexesOf(tenant);
-    const { lookupTablesOf } = this.hooks;
-    const lookupTables = lookupTablesOf ? { lookupTables: () => lookupTablesOf(tenant) } : {};
-    return planQuery({ tenant, text, indexes, startNs: range.startNs, endNs: range.endNs, ...options, ...lookupTables }, this.catalog);
+    return this.planner.writingEvents(tenant);
   }
 
   private nowNs(): bigint {

@@ -50,11 +50,11 @@ const ns = (result: QueryResult | Error) => (result instanceof Error ? result : 
 describe('rule windows batched in one statement', () => {
   it('give each query exactly the rows it gets alone, from one statement', async () => {
     const { service, statements } = serviceFailing(() => false);
-    const prepared = await Promise.all(texts.map((text) => service.prepareShortRange('acme', text, minute, 100)));
+    const prepared = await Promise.all(texts.map((text) => service.windows.prepare({ tenantId: 'acme', queryText: text, ...minute, maxRows: 100 })));
     expect(new Set(prepared.map((q) => q.batchKey)).size).toBe(1);
-    const alone = await Promise.all(prepared.map((q) => service.runShortRange(q)));
+    const alone = await Promise.all(prepared.map((q) => service.windows.runAlone(q)));
     statements.length = 0;
-    const batched = await service.runShortRangeBatch(prepared);
+    const batched = await service.windows.runBatch(prepared);
     expect(statements).toHaveLength(1);
     expect(batched.map(ns)).toEqual(alone.map(ns));
     expect(ns(batched[0] as QueryResult)).toEqual([0, 6, 12, 18, 24, 30, 36, 42, 48, 54]);
@@ -62,8 +62,8 @@ describe('rule windows batched in one statement', () => {
 
   it('run alone when the shared statement fails, and a query that fails alone fails by itself', async () => {
     const { service, statements } = serviceFailing((sql) => sql.includes('batch_member') || sql.includes("'logout'"));
-    const prepared = await Promise.all(texts.map((text) => service.prepareShortRange('acme', text, minute, 100)));
-    const results = await service.runShortRangeBatch(prepared);
+    const prepared = await Promise.all(texts.map((text) => service.windows.prepare({ tenantId: 'acme', queryText: text, ...minute, maxRows: 100 })));
+    const results = await service.windows.runBatch(prepared);
     expect(statements).toHaveLength(4); // the shared statement, then each query alone
     expect(ns(results[0] as QueryResult)).toEqual([0, 6, 12, 18, 24, 30, 36, 42, 48, 54]);
     expect(ns(results[1] as QueryResult)).toHaveLength(20);
@@ -72,10 +72,10 @@ describe('rule windows batched in one statement', () => {
 
   it('do not retry alone once cancelled', async () => {
     const { service, statements } = serviceFailing((sql) => sql.includes('batch_member'));
-    const prepared = await Promise.all(texts.map((text) => service.prepareShortRange('acme', text, minute, 100)));
+    const prepared = await Promise.all(texts.map((text) => service.windows.prepare({ tenantId: 'acme', queryText: text, ...minute, maxRows: 100 })));
     const controller = new AbortController();
     controller.abort();
-    await expect(service.runShortRangeBatch(prepared, controller.signal)).rejects.toThrow();
+    await expect(service.windows.runBatch(prepared, controller.signal)).rejects.toThrow();
     expect(statements).toHaveLength(1);
   });
 });

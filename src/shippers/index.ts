@@ -1,9 +1,7 @@
 /**
- * shippers: the wire formats log shippers already speak — Elasticsearch `_bulk`, Splunk HEC,
- * OTLP/HTTP logs, Loki push — decoded into records routed by index (each event one NDJSON line),
- * the answers each protocol expects, and `ShipperIngest`, which writes a request's records
- * through the one ingest service and tells each record's outcome. HTTP lives in api/shippers.
- * Imports core, ingest (its JSON reader) and admin (the ingest service).
+ * shippers: the wire formats log shippers speak (Elasticsearch `_bulk`, Splunk HEC, OTLP logs,
+ * Loki push) decoded into NDJSON records per index and written through the one ingest use case,
+ * with the answers each protocol expects. Imports core, ingest and services; HTTP is api/shippers.
  */
 export { eventRecord, invalidRecord, type ShipperRecord } from './shipper-record.js';
 export { ShipperIngest, type RecordOutcome, type ShipperIngestRequest, type ShipperIngestResult, type ShipperLimits } from './shipper-ingest.js';

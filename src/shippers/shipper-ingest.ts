@@ -1,5 +1,5 @@
 import { ErrorCodes, NotFoundError, ValidationError, VigilError, messageOf } from '../core/index.js';
-import type { Actor, IngestService } from '../admin/index.js';
+import type { Actor, IngestService } from '../services/index.js';
 import { FairSlots } from './fair-slots.js';
 import type { ShipperRecord } from './shipper-record.js';
 

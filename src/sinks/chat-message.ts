@@ -1,4 +1,5 @@
-import { actionUrl, displayInfo, type AlertMessage } from './alert-message.js';
+import type { AlertMessage } from '../domain/index.js';
+import { actionUrl, displayInfo } from './alert-display.js';
 import { cellText, cutMarker, cutText } from './text-limits.js';
 
 /** Slack's Block Kit limits (docs.slack.dev, chat.postMessage and block reference). */

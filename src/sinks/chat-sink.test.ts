@@ -5,7 +5,7 @@ import { chatLimits, chatMessage } from './chat-message.js';
 import { DestinationPolicy } from './destination-policy.js';
 import { HttpPoster } from './http-poster.js';
 import { describeSinkContract } from './testing/sink-contract.js';
-import { sampleAlert } from './testing/sample-alert.js';
+import { sampleAlert } from '../domain/testing/index.js';
 import { chatAnswers, startChatApiStandIn, type StandInReceiver } from './testing/stand-in-receiver.js';
 import { cutMarker } from './text-limits.js';
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/index.js';
-import type { AlertMessage } from './alert-message.js';
+import type { AlertMessage } from '../domain/index.js';
 import { chatMessage } from './chat-message.js';
 import { delivered, permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
 import { bodySummary, statusError, type HttpPoster } from './http-poster.js';

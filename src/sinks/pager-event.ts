@@ -1,4 +1,5 @@
-import { actionUrl, displayInfo, isoOfNs, pagerOverridePrefix, type AlertMessage } from './alert-message.js';
+import type { AlertMessage } from '../domain/index.js';
+import { actionUrl, displayInfo, isoOfNs, pagerOverridePrefix } from './alert-display.js';
 import { cutText } from './text-limits.js';
 
 /** PagerDuty Events API v2 limits (developer-docs, events-API-v2). */

@@ -5,7 +5,7 @@ import { HttpPoster } from './http-poster.js';
 import { pagerEvent, pagerLimits, pagerSeverity } from './pager-event.js';
 import { PagerSink } from './pager-sink.js';
 import { describeSinkContract } from './testing/sink-contract.js';
-import { sampleAlert } from './testing/sample-alert.js';
+import { sampleAlert } from '../domain/testing/index.js';
 import { pagerAnswers, startPagerApiStandIn, type StandInReceiver } from './testing/stand-in-receiver.js';
 
 const key = 'R0123456789abcdefghijklmnopqrstu';

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/index.js';
-import type { AlertMessage } from './alert-message.js';
+import type { AlertMessage } from '../domain/index.js';
 import { delivered, permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
 import { statusError, type HttpPoster } from './http-poster.js';
 import { pagerEvent } from './pager-event.js';

@@ -1,7 +1,5 @@
-import type { AlertMessage } from './alert-message.js';
+import type { AlertMessage, EventSinkType } from '../domain/index.js';
 import type { DeliveryOutcome } from './delivery-outcome.js';
-
-export type SinkType = 'Webhook' | 'Chat' | 'Pager';
 
 /**
  * A destination for alerts. `send` makes one attempt and never throws for a failed delivery: it
@@ -9,6 +7,6 @@ export type SinkType = 'Webhook' | 'Chat' | 'Pager';
  * the receiver's protocol.
  */
 export interface Sink {
-  readonly type: SinkType;
+  readonly type: EventSinkType;
   send(alert: AlertMessage, signal?: AbortSignal): Promise<DeliveryOutcome>;
 }

@@ -4,7 +4,7 @@ import { ManualClock } from '../core/index.js';
 import { DestinationPolicy } from './destination-policy.js';
 import { HttpPoster } from './http-poster.js';
 import { describeSinkContract } from './testing/sink-contract.js';
-import { sampleAlert } from './testing/sample-alert.js';
+import { sampleAlert } from '../domain/testing/index.js';
 import { startWebhookReceiver, type StandInReceiver } from './testing/stand-in-receiver.js';
 import { WebhookSink, webhookBody } from './webhook-sink.js';
 

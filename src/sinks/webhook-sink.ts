@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from '../core/index.js';
-import { displayInfo, type AlertMessage } from './alert-message.js';
+import type { AlertMessage } from '../domain/index.js';
+import { displayInfo } from './alert-display.js';
 import { delivered, permanent, retryable, type DeliveryOutcome } from './delivery-outcome.js';
 import { statusError, type HttpPoster } from './http-poster.js';
 import { parseRetryAfter } from './retry-after.js';

@@ -1,12 +1,8 @@
 /**
- * store: metadata repositories (tenants, API keys, indexes, audit outbox, detection rules, event
- * sinks, chat integrations, sync sources, ingest receipts, lookup tables, detection state and
- * outboxes, leases, query records) over Kysely, with the SQLite and PostgreSQL adapters, versioned
- * migrations, and copyStore (SQLite to PostgreSQL).
- * Imports only core.
- *
- * This door carries the contract and what adapters share; the SQLite adapter itself is opened
- * only by composition roots, through src/store/sqlite/index.ts. See docs/store.md.
+ * store: the metadata repositories over Kysely (tenants, keys, indexes, rules, sinks, alerts and
+ * outboxes, leases, ...), migrations, the contract suite and copyStore; the SQLite and PostgreSQL
+ * adapters are opened by composition roots from store/sqlite and store/postgres. Imports core and
+ * domain (the rule, sink and alert nouns it stores).
  */
 export type * from './records.js';
 export type * from './store.js';

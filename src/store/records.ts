@@ -1,3 +1,5 @@
+import type { AlertMessage, AlertTemplateRecord, EnabledState, EventSinkType, Severity } from '../domain/index.js';
+
 /** Rows of the metadata store, as the rest of the service sees them. Times are epoch ms. */
 
 export interface TenantRecord {
@@ -64,18 +66,6 @@ export interface Page<T> {
   readonly nextPageToken: string | null;
 }
 
-/** A detection rule's enabled state (interface 3.1): Active runs and alerts, Staging runs without alerting, Paused does not run. */
-export type EnabledState = 'Active' | 'Staging' | 'Paused';
-
-/** OCSF detection-finding severity names (interface 2.4), as stored: the `Information` alias is stored as `Informational`. */
-export type Severity = 'Unknown' | 'Informational' | 'Low' | 'Medium' | 'High' | 'Critical' | 'Fatal' | 'Other';
-
-/** An alert template (interface 2.6), always in its current label/value form. */
-export interface AlertTemplateRecord {
-  readonly info: readonly { readonly label: string; readonly value: string; readonly useForDedup: boolean }[];
-  readonly actions: readonly { readonly label: string; readonly value: string }[];
-}
-
 export interface DetectionRuleRecord {
   readonly id: string;
   readonly tenantId: string;
@@ -112,8 +102,6 @@ export interface DetectionRuleRecord {
 
 /** A rule as listings return it: without its sink ids (interface 4.2). */
 export type DetectionRuleSummary = Omit<DetectionRuleRecord, 'eventSinkIds'>;
-
-export type EventSinkType = 'Chat' | 'Webhook' | 'Pager';
 
 /**
  * An event sink. The store keeps the variant's public arguments as a JSON object and its secret
@@ -191,7 +179,7 @@ export interface AlertRecord {
   /** The E6 dedup key (a hash), or null when the rule has no dedup items. */
   readonly dedupKey: string | null;
   /** The alert object as sinks receive it; the store keeps it as JSON. */
-  readonly payload: Readonly<Record<string, unknown>>;
+  readonly payload: AlertMessage;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -234,7 +222,7 @@ export interface DeliveryAttemptRecord {
 /** A delivery the worker claimed, with what it needs to send it. */
 export interface ClaimedDelivery {
   readonly delivery: AlertDeliveryRecord;
-  readonly payload: Readonly<Record<string, unknown>>;
+  readonly payload: AlertMessage;
 }
 
 /** A detection event waiting for (or done with) its write to the tenant's `_detections` index. */

@@ -1,5 +1,6 @@
 import type { ColumnType } from 'kysely';
-import type { AlertStatus, AttemptOutcome, DeliveryStatus, EnabledState, EventSinkType, QueryRecordStatus, Severity } from './records.js';
+import type { EnabledState, EventSinkType, Severity } from '../domain/index.js';
+import type { AlertStatus, AttemptOutcome, DeliveryStatus, QueryRecordStatus } from './records.js';
 
 /**
  * The metadata store's tables as Kysely sees them. Column names are snake_case SQL; the

@@ -5,7 +5,7 @@
  * Every one refuses bad input with a 400 naming the field, and answers another tenant's ids 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { runVigil } from '../../src/cli/testing/run-vigil.js';
 import { ManualClock } from '../../src/core/index.js';
 import { startWebhookReceiver, type StandInReceiver } from '../../src/sinks/testing/stand-in-receiver.js';

@@ -4,7 +4,7 @@
  * detection-rules-validation.int.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor, RuleTestRunner, scratchTenantPrefix } from '../../src/admin/index.js';
+import { cliActor, RuleTestRunner, scratchTenantPrefix } from '../../src/services/index.js';
 import { ManualClock, silentLogger } from '../../src/core/index.js';
 import { readRuleFile } from '../../src/detections/index.js';
 import { aRule } from '../../src/store/testing/store-fixtures.js';

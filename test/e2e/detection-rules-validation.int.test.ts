@@ -4,7 +4,7 @@
  * nothing written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { ManualClock } from '../../src/core/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
 import { minimalRuleBody as minimal, webhookSinkBody as webhook } from '../support/rule-bodies.js';

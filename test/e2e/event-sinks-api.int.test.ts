@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor, createServices } from '../../src/admin/index.js';
+import { cliActor, createServices } from '../../src/services/index.js';
 import { buildApi } from '../../src/api/index.js';
 import { ManualClock, SecretBox, silentLogger } from '../../src/core/index.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';

@@ -3,7 +3,7 @@
  * creation is tried first, then the default list, each field once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { defaultTimestampFields } from '../../src/ingest/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
 

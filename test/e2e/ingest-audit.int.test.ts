@@ -4,7 +4,7 @@
  * is recorded with the events it wrote and why it stopped; one that wrote nothing is not a change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import type { AuditEntry } from '../../src/store/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
 

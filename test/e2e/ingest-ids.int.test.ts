@@ -5,7 +5,7 @@
  * exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { ManualClock } from '../../src/core/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { buildApi } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger, openRuntime, type Runtime } from '../../src/runtime.js';

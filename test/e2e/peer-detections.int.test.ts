@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { peerRules } from '../peer/peer-rules.js';
 import { minute, openDetectionHarness, type DetectionHarness } from '../support/detection-harness.js';
 

@@ -5,7 +5,7 @@
  * stay apart. Real engine (rule tests run on it) and store, in process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RepositorySync, cliActor, type RepositoryUpload } from '../../src/admin/index.js';
+import { RepositorySync, cliActor, type RepositoryUpload } from '../../src/services/index.js';
 import { ManualClock } from '../../src/core/index.js';
 import type { SyncCommit } from '../../src/store/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';

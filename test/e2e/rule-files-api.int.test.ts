@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVigil } from '../../src/cli/testing/run-vigil.js';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { newId } from '../../src/core/index.js';
 import { ruleRecord } from '../../src/detections/testing/rule-fixtures.js';
 import { definitionOfApiFields, readRuleFile, ruleFileSchema } from '../../src/detections/index.js';

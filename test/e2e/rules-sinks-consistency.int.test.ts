@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { openApiHarness, type ApiHarness } from '../support/api-harness.js';
 
 let h: ApiHarness;

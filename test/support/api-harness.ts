@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 import { buildApi } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { Clock } from '../../src/core/index.js';

@@ -4,7 +4,7 @@
  * and the pager Events API, and helpers to create sinks and rules through the API and run the
  * scheduler and the delivery worker at the clock's time.
  */
-import { cliActor, DetectionEngine } from '../../src/admin/index.js';
+import { cliActor, DetectionEngine } from '../../src/services/index.js';
 import { ManualClock } from '../../src/core/index.js';
 import { detectionEngineSettings } from '../../src/runtime.js';
 import { startChatApiStandIn, startPagerApiStandIn, startWebhookReceiver, type StandInReceiver } from '../../src/sinks/testing/stand-in-receiver.js';

@@ -4,7 +4,7 @@
  * one-tenant key, and a way to count what an index holds.
  */
 import { openApiHarness, type ApiHarness } from './api-harness.js';
-import { cliActor } from '../../src/admin/index.js';
+import { cliActor } from '../../src/services/index.js';
 
 export interface ShipperServer {
   readonly h: ApiHarness;

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { formatApiTimestamp, formatRfc3339Ns } from '../../core/index.js';
-import { keyHoldsTenant, type AlertDetail, type AlertService } from '../../admin/index.js';
-import type { AlertMessage } from '../../detections/index.js';
+import { keyHoldsTenant, type AlertDetail, type AlertService } from '../../services/index.js';
 import type { AlertDeliveryRecord, AlertRecord, DeliveryAttemptRecord } from '../../store/index.js';
 import { AlertListQuery, AlertListResponse, AlertResponse, type AlertObject } from '../alert-schemas.js';
 import { apiKeyOf, actorOf, assertTenantAccess } from '../auth.js';
@@ -11,7 +10,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The public shape of an alert; `detail` adds the result table and every attempt. */
 export function toAlertObject(alert: AlertRecord, deliveries: readonly AlertDeliveryRecord[], attempts: readonly DeliveryAttemptRecord[] | null): AlertObject {
-  const message = alert.payload as unknown as AlertMessage;
+  const message = alert.payload;
   return {
     id: alert.id,
     tenant_id: alert.tenantId,

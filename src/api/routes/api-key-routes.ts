@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ConflictError, ForbiddenError, ValidationError } from '../../core/index.js';
-import { allTenants, type KeyService } from '../../admin/index.js';
+import { allTenants, type KeyService } from '../../services/index.js';
 import type { ApiKeyRecord } from '../../store/index.js';
 import { actorOf, apiKeyOf } from '../auth.js';
 import { ApiKeyCreateBody, ApiKeyCreateResponse, ApiKeyListResponse, ApiKeyResponse, type ApiKeyObject } from '../console-schemas.js';

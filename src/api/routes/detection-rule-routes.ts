@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
-import { keyHoldsTenant, maxRulePageSize, type DetectionRuleService } from '../../admin/index.js';
+import { keyHoldsTenant, maxRulePageSize, type DetectionRuleService } from '../../services/index.js';
 import { definitionOfApiFields, effectiveState, isEnabled, printRuleFile, type RuleFieldsInput } from '../../detections/index.js';
 import type { DetectionRuleRecord, DetectionRuleSummary } from '../../store/index.js';
 import { actorOf, apiKeyOf, tenantOf, visibleTenants } from '../auth.js';

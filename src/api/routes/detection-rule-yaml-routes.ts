@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError, formatRfc3339Ns, type Diagnostic } from '../../core/index.js';
-import type { RuleFileResult, RuleFileService, RuleTestResult } from '../../admin/index.js';
+import type { RuleFileResult, RuleFileService, RuleTestResult } from '../../services/index.js';
 import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
 import { RunTestsResponse, UpsertQuery, UpsertResponse, ValidateQuery, ValidateResponse, type FileDiagnostic } from '../rule-file-schemas.js';
 import { ErrorBody, errorResponses } from '../schemas.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
-import { keyHoldsTenant, maxSinkPageSize, type EventSinkService, type SinkTester } from '../../admin/index.js';
+import { keyHoldsTenant, maxSinkPageSize, type EventSinkService, type SinkTester } from '../../services/index.js';
 import type { ApiCompat } from '../../config/index.js';
 import type { EventSinkRecord } from '../../store/index.js';
 import { actorOf, apiKeyOf, tenantOf } from '../auth.js';

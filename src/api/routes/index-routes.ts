@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError, formatApiTimestamp, formatRfc3339Ns } from '../../core/index.js';
-import { keyHoldsTenant, type IndexInsights, type IndexService } from '../../admin/index.js';
+import { keyHoldsTenant, type IndexInsights, type IndexService } from '../../services/index.js';
 import { defaultSourceType, defaultTimestampFields } from '../../ingest/index.js';
 import { checkRange } from '../../search/index.js';
 import type { IndexRecord } from '../../store/index.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { QueryCapacityService } from '../../admin/index.js';
+import type { QueryCapacityService } from '../../services/index.js';
 import { tenantOf } from '../auth.js';
 import { TenantOnlyQuery, errorResponses } from '../schemas.js';
 

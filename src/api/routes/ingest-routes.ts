@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/index.js';
-import type { IngestService } from '../../admin/index.js';
+import type { IngestService } from '../../services/index.js';
 import { actorOf, assertTenantAccess } from '../auth.js';
 import type { ApiMetrics } from '../metrics.js';
 import { IngestQuery, IngestResponse, errorResponses } from '../schemas.js';

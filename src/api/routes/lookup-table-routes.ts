@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
-import { keyHoldsTenant, lookupCsvLimits, maxLookupTablePageSize, readLookupCsv, type LookupTableService, type TenantService } from '../../admin/index.js';
+import { keyHoldsTenant, lookupCsvLimits, maxLookupTablePageSize, readLookupCsv, type LookupTableService, type TenantService } from '../../services/index.js';
 import type { LookupTableRecord } from '../../store/index.js';
 import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
 import { listRequestOf } from '../list-request.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { allTenants, type TenantService } from '../../admin/index.js';
+import { allTenants, type TenantService } from '../../services/index.js';
 import { apiKeyOf } from '../auth.js';
 import { MeResponse } from '../console-schemas.js';
 import { errorResponses } from '../schemas.js';

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../../core/index.js';
-import { keyHoldsTenant, type RepositorySync, type RepositorySyncResult, type TenantService } from '../../admin/index.js';
+import { keyHoldsTenant, type RepositorySync, type RepositorySyncResult, type TenantService } from '../../services/index.js';
 import { actorOf, apiKeyOf, tenantOf } from '../auth.js';
 import { warn } from '../published-spellings.js';
 import { readMultipartForm } from '../multipart-form.js';

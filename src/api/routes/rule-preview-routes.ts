@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { formatRfc3339Ns } from '../../core/index.js';
-import type { RulePreviewService } from '../../admin/index.js';
+import type { RulePreviewService } from '../../services/index.js';
 import type { RulePreview } from '../../detections/index.js';
 import { tenantOf } from '../auth.js';
 import { abortOnHangUp } from '../client-hang-up.js';

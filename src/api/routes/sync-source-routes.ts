@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
-import { keyHoldsTenant, type SyncSourceService } from '../../admin/index.js';
+import { keyHoldsTenant, type SyncSourceService } from '../../services/index.js';
 import type { SyncSourceRecord } from '../../store/index.js';
 import { actorOf, apiKeyOf, assertTenantAccess } from '../auth.js';
 import { ErrorBody, IdParams, errorResponses } from '../schemas.js';

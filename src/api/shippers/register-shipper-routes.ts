@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { IngestService, KeyService } from '../../admin/index.js';
+import type { IngestService, KeyService } from '../../services/index.js';
 import { ShipperIngest, type ShipperLimits } from '../../shippers/index.js';
 import type { ApiMetrics } from '../metrics.js';
 import { registerElasticsearchRoutes } from './elasticsearch-routes.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../../core/index.js';
-import { allTenants, apiKeyPrefix, describeActor, keyHoldsTenant, type KeyService } from '../../admin/index.js';
+import { allTenants, apiKeyPrefix, describeActor, keyHoldsTenant, type KeyService } from '../../services/index.js';
 
 /** A request with no credential at all (HEC answers it with its own code). */
 export class MissingCredentialError extends UnauthenticatedError {}

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCodes, TooManyRequestsError, VigilError } from '../../core/index.js';
-import type { KeyService } from '../../admin/index.js';
+import type { KeyService } from '../../services/index.js';
 import type { ShipperIngest, ShipperIngestResult } from '../../shippers/index.js';
 import { httpStatusOf } from '../error-mapping.js';
 import type { ApiMetrics } from '../metrics.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Services } from '../../admin/index.js';
+import type { Services } from '../../services/index.js';
 import { newId } from '../../core/index.js';
-import { sampleAlert } from '../../sinks/testing/sample-alert.js';
+import { sampleAlert } from '../../domain/testing/index.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
 import { aRule } from '../../store/testing/store-fixtures.js';
 import { runVigil } from '../testing/run-vigil.js';

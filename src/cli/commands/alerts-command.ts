@@ -1,4 +1,4 @@
-import { cliActor, type AlertDetail } from '../../admin/index.js';
+import { cliActor, type AlertDetail } from '../../services/index.js';
 import { toAlertDetailObject, toAlertObject } from '../../api/index.js';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
 import type { AlertStatus } from '../../store/index.js';

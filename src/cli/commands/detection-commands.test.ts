@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cliActor, type Services } from '../../admin/index.js';
+import { cliActor, type Services } from '../../services/index.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
 import { runVigil } from '../testing/run-vigil.js';
 import { storeOnlyServices } from '../testing/store-only-services.js';

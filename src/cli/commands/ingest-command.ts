@@ -1,6 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import { ValidationError, messageOf } from '../../core/index.js';
-import { cliActor, type IngestService } from '../../admin/index.js';
+import { cliActor, type IngestService } from '../../services/index.js';
 import type { LineError } from '../../ingest/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { cliChunkBytes, fileChunks, type FileChunk } from '../file-chunks.js';

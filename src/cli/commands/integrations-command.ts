@@ -1,4 +1,4 @@
-import { cliActor } from '../../admin/index.js';
+import { cliActor } from '../../services/index.js';
 import { formatApiTimestamp } from '../../core/index.js';
 import type { ChatIntegrationRecord } from '../../store/index.js';
 import type { CliContext, GlobalOptions } from '../cli-context.js';

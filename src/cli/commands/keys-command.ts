@@ -1,4 +1,4 @@
-import { cliActor, type KeyService } from '../../admin/index.js';
+import { cliActor, type KeyService } from '../../services/index.js';
 import { formatApiTimestamp, ValidationError } from '../../core/index.js';
 import type { ApiKeyRecord } from '../../store/index.js';
 import type { CliContext, GlobalOptions, OpenOptions } from '../cli-context.js';

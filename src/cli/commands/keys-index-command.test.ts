@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Services } from '../../admin/index.js';
+import type { Services } from '../../services/index.js';
 import { createSqliteStore } from '../../store/sqlite/index.js';
 import { runVigil } from '../testing/run-vigil.js';
 import { storeOnlyServices } from '../testing/store-only-services.js';

@@ -1,4 +1,4 @@
-import { RuleFileChecks, RuleTestRunner, type RuleTestResult } from '../../admin/index.js';
+import { RuleFileChecks, RuleTestRunner, type RuleTestResult } from '../../services/index.js';
 import { formatRfc3339Ns, silentLogger, systemClock } from '../../core/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { printJson } from '../output.js';

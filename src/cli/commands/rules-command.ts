@@ -1,4 +1,4 @@
-import { cliActor } from '../../admin/index.js';
+import { cliActor } from '../../services/index.js';
 import { toDetectionRuleObject } from '../../api/index.js';
 import { formatApiTimestamp } from '../../core/index.js';
 import { effectiveState } from '../../detections/index.js';

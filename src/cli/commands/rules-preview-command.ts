@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { toPreviewBody, type PreviewResponseBody } from '../../api/index.js';
 import { ValidationError, formatRfc3339Ns, messageOf } from '../../core/index.js';
-import type { PreviewRequest } from '../../admin/index.js';
+import type { PreviewRequest } from '../../services/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { printJson, printTable } from '../output.js';
 import { serverApiKey } from '../server-api-key.js';

@@ -1,4 +1,4 @@
-import { cliActor } from '../../admin/index.js';
+import { cliActor } from '../../services/index.js';
 import { toEventSinkObject } from '../../api/index.js';
 import { ValidationError } from '../../core/index.js';
 import type { EventSinkArgsInput } from '../../detections/index.js';

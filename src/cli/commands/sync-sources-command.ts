@@ -1,4 +1,4 @@
-import { cliActor, type SinkKeysInput } from '../../admin/index.js';
+import { cliActor, type SinkKeysInput } from '../../services/index.js';
 import { toSyncSourceObject } from '../../api/index.js';
 import { ValidationError, formatApiTimestamp } from '../../core/index.js';
 import { allPages, type SyncSourceRecord } from '../../store/index.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServices, type Services } from '../../admin/index.js';
+import { createServices, type Services } from '../../services/index.js';
 import { ManualClock, SecretBox, silentLogger } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 

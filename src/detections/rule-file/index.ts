@@ -1,9 +1,7 @@
 /**
- * detections/rule-file: rules as YAML files (interface 2.5, detections.md 3.3 and E14-E15), pure
- * and without I/O — the definition model, the reader that checks a file and points at each
- * problem's line and column, the canonical printer, the conversions to and from the API object,
- * the JSON Schema, which files of a repository are rules, and what a rule test needs (its
- * dataset's events, its window, its indexes).
+ * detections/rule-file: rules as YAML files, pure — definition model, checked reader, canonical
+ * printer, API conversions, JSON Schema, which files of a repository (or its zip) are rules, and
+ * what a rule test needs. Imports core, domain, query, store and the detections model.
  */
 export { datasetFormats, definitionDefaults, type DatasetFormat, type RuleDefinition, type RuleTestDefinition } from './rule-definition.js';
 export { readRuleFile, type RuleFileCheck, type RuleFileOptions } from './read-rule-file.js';
@@ -13,4 +11,5 @@ export { apiFieldsOf, definitionOfApiFields, ruleInputOf, type RuleApiFields } f
 export { ruleFileSchema, ruleFileSchemaPath } from './rule-file-schema.js';
 export { readDataset, testEventTimeFields, testSourceTypeFields, defaultTestSourceType, maxTestEvents, type DatasetEvent, type DatasetProblem } from './rule-test-dataset.js';
 export { classifyRepositoryFile, looksLikeRuleFile, type RepositoryFileKind } from './classify-repository-file.js';
+export { defaultArchiveLimits, readRepositoryArchive, type ArchiveFile, type ArchiveLimits, type RepositoryArchive } from './repository-archive.js';
 export { testWindow, testIndexes, testIndexesOf, testIndexId, type TestWindow } from './rule-test-window.js';

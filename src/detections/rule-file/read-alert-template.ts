@@ -1,4 +1,4 @@
-import type { AlertTemplateRecord } from '../../store/index.js';
+import type { AlertTemplateRecord } from '../../domain/index.js';
 import { checkRuleFields } from '../rule-input.js';
 import { recordValidation, type FileProblems } from './file-problems.js';
 import { isMap, isScalar, isSeq, mapEntries, seqItems, type YamlNode } from './yaml-source.js';

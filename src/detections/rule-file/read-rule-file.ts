@@ -1,6 +1,6 @@
 import { ValidationError, type Diagnostic, type Position, type Span } from '../../core/index.js';
+import type { EnabledState, Severity } from '../../domain/index.js';
 import type { IndexInfo } from '../../query/index.js';
-import type { EnabledState, Severity } from '../../store/index.js';
 import { enabledStates } from '../enabled-state.js';
 import { checkRuleFields, ruleLimits } from '../rule-input.js';
 import { checkRuleQuery, indexesNamedIn } from '../rule-query-check.js';

@@ -1,4 +1,4 @@
-import type { AlertTemplateRecord, EnabledState, Severity } from '../../store/index.js';
+import type { AlertTemplateRecord, EnabledState, Severity } from '../../domain/index.js';
 import type { RuleFieldsInput } from '../rule-input.js';
 import type { RuleDefinition, RuleTestDefinition } from './rule-definition.js';
 

@@ -1,4 +1,4 @@
-import type { AlertTemplateRecord, EnabledState, Severity } from '../../store/index.js';
+import type { AlertTemplateRecord, EnabledState, Severity } from '../../domain/index.js';
 
 /** How a test's `dataset_inline` lines are read (detections.md 3.3). */
 export const datasetFormats = ['LegacyFlatten', 'RawJson', 'FlatTable'] as const;

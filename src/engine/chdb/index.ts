@@ -1,5 +1,5 @@
 /**
  * engine/chdb: the embedded events engine (ClickHouse in process through the `chdb` package).
- * Only composition roots (server.ts, bin.ts) and tests import it; everyone else sees `Engine`.
+ * Imports core and the engine contract; only composition roots and tests import it.
  */
 export { ChdbEngine } from './chdb-engine.js';

@@ -1,5 +1,5 @@
 /**
- * engine/clickhouse: the events engine on a ClickHouse server or cluster, over the HTTP
- * interface. Same SQL as engine/chdb; only composition roots and tests import it.
+ * engine/clickhouse: the events engine on a ClickHouse server or cluster over HTTP, same SQL as
+ * engine/chdb. Imports core and the engine contract; only composition roots and tests import it.
  */
 export { ClickHouseHttpEngine, type ClickHouseHttpEngineOptions } from './clickhouse-http-engine.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQueryOrThrow } from '../parser.js';
+import { parseQueryOrThrow } from '../parser/parser.js';
 import { hasAggregation } from './analyze-query.js';
 
 describe('hasAggregation', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '../parser.js';
+import { parseQuery } from '../parser/parser.js';
 import { needsFieldCatalog } from './analyze-query.js';
 
 const needs = (text: string): boolean => {

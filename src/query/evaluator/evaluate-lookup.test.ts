@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQueryOrThrow } from '../parser.js';
+import { parseQueryOrThrow } from '../parser/parser.js';
 import type { EvalTable } from './eval-table.js';
 import type { LookupTableData } from './evaluate-lookup.js';
 import { evaluateQuery } from './evaluate-query.js';

@@ -1,7 +1,7 @@
 // The examples of docs/query-language.md and of the spec's section 7, written as query text and
 // run end to end through the parser. Semantics are tested rule by rule in the other files.
 import { describe, expect, it } from 'vitest';
-import { parseQueryOrThrow } from '../parser.js';
+import { parseQueryOrThrow } from '../parser/parser.js';
 import type { EvalEvent, EvalTable } from './eval-table.js';
 import { evaluateQuery } from './evaluate-query.js';
 import { event, events } from './testing/event-builder.js';

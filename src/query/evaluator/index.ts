@@ -1,9 +1,7 @@
 /**
- * query/evaluator: the reference evaluator of the query language. A small interpreter of the
- * syntax tree over flattened events that follows docs/query-language.md literally; it is the
- * oracle the compiled SQL is tested against, and its scalar evaluator renders alert templates.
- * Main entry points: `evaluateQuery`, `evaluateFilter`, `evaluateScalar`, `matchesTerm`.
- * It imports core, the syntax tree and the printer (for default `stats` column names); no I/O.
+ * query/evaluator: the reference evaluator, a small interpreter of the syntax tree over flattened
+ * events that follows docs/query-language.md literally: the oracle the compiled SQL is tested
+ * against, and the scalar evaluator of alert templates. Imports core, the tree and the printer.
  */
 export type { EvalEvent, EvalTable, ScalarValue, TableValue } from './eval-table.js';
 export { evaluateQuery } from './evaluate-query.js';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { AggregationCall, AggregationFunction, Command, Filter, IndexTarget, Query, Scalar, StatsItem, ValueExpr } from '../ast.js';
-import { aggregationFunctions } from '../parse-aggregation.js';
+import { aggregationFunctions } from '../parser/parse-aggregation.js';
 import { scalarArbitrary } from './arbitrary-scalar.js';
 import {
   arbitraryColumnName,

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic, Span } from '../../core/index.js';
 import { Lexer } from '../lexer.js';
-import { parseQuery, parseScalar } from '../parser.js';
+import { parseQuery, parseScalar } from '../parser/parser.js';
 import { printQuery, printScalar } from '../printer.js';
 import { SourceText } from '../source-text.js';
 

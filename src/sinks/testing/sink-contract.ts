@@ -3,7 +3,7 @@ import { ManualClock } from '../../core/index.js';
 import { DestinationPolicy } from '../destination-policy.js';
 import { HttpPoster } from '../http-poster.js';
 import type { Sink } from '../sink.js';
-import { sampleAlert } from './sample-alert.js';
+import { sampleAlert } from '../../domain/testing/index.js';
 import type { Answer, StandInReceiver } from './stand-in-receiver.js';
 
 /** What a sink's contract run needs: its stand-in and the answers that mean each outcome. */

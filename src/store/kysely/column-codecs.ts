@@ -1,4 +1,5 @@
 import { StoreError } from '../../core/index.js';
+import type { AlertMessage } from '../../domain/index.js';
 
 /** Epoch ms from a BIGINT column, which PostgreSQL's driver returns as a string. */
 export function millisOf(value: number | string): number {
@@ -34,4 +35,13 @@ function parseJson(text: string, column: string): unknown {
   } catch (cause) {
     throw new StoreError(`corrupt ${column} column: invalid json`, { cause });
   }
+}
+
+/**
+ * Parses the stored alert message of an alert or a claimed delivery. The column only ever holds
+ * what the store wrote from an AlertMessage, so checking that it is an object is enough.
+ */
+export function alertMessageOf(text: string, column: string): AlertMessage {
+  const value: object = objectOf(text, column);
+  return value as AlertMessage;
 }

@@ -3,7 +3,7 @@ import { ValidationError } from '../../core/index.js';
 import type { AlertDeliveryRecord, AlertRecord, AlertStatus, ClaimedDelivery, DeliveryAttemptRecord, DeliveryStatus, Page } from '../records.js';
 import type { AlertDeliveriesTable, AlertsTable, DeliveryAttemptsTable, StoreDatabase } from '../store-database.js';
 import type { AlertListOptions, AlertRepository, AttemptResult } from '../store.js';
-import { millisOf, nullableMillisOf, objectOf } from './column-codecs.js';
+import { alertMessageOf, millisOf, nullableMillisOf } from './column-codecs.js';
 import { creationOrderStart, pageOf } from './creation-order-page.js';
 import type { StoreQueryRunner } from './store-query-runner.js';
 
@@ -81,7 +81,7 @@ export class KyselyAlertRepository implements AlertRepository {
             .where('status', '=', 'pending')
             .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]))
             .executeTakeFirst();
-          if (result.numUpdatedRows > 0n) claimed.push({ delivery: deliveryOf(row), payload: objectOf(row.alert_payload, 'alerts.payload') });
+          if (result.numUpdatedRows > 0n) claimed.push({ delivery: deliveryOf(row), payload: alertMessageOf(row.alert_payload, 'alerts.payload') });
         }
         return claimed;
       }),
@@ -239,7 +239,7 @@ function alertOf(row: Selectable<AlertsTable>): AlertRecord {
     windowEndMs: millisOf(row.window_end_ms),
     status: row.status,
     dedupKey: row.dedup_key,
-    payload: objectOf(row.payload, 'alerts.payload'),
+    payload: alertMessageOf(row.payload, 'alerts.payload'),
     createdAt: millisOf(row.created_at),
     updatedAt: millisOf(row.updated_at),
   };

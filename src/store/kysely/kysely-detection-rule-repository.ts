@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { ConflictError, NotFoundError, StoreError, ValidationError } from '../../core/index.js';
-import type { AlertTemplateRecord, DetectionRuleRecord, DetectionRuleSummary, Page } from '../records.js';
+import type { AlertTemplateRecord } from '../../domain/index.js';
+import type { DetectionRuleRecord, DetectionRuleSummary, Page } from '../records.js';
 import type { DetectionRulesTable, StoreDatabase } from '../store-database.js';
 import type { DetectionRuleChanges, DetectionRuleRepository, PageOptions } from '../store.js';
 import { millisOf, nullableMillisOf, objectOf, stringArrayOf } from './column-codecs.js';

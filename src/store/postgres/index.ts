@@ -1,7 +1,5 @@
 /**
- * store/postgres: the scale-out metadata store on PostgreSQL (node-postgres pool), shared by
- * every Vigil server of a deployment. Composition roots (src/runtime.ts, src/bin.ts) import it
- * from here; everything else sees only the Store interface. Imports only core and the store's
- * shared parts.
+ * store/postgres: the scale-out metadata store on PostgreSQL (node-postgres pool), shared by every
+ * server of a deployment. Imports core and the store's shared parts; composition roots name it.
  */
 export { createPostgresStore, describeUrl, type PostgresStoreOptions } from './postgres-store.js';

@@ -1,4 +1,5 @@
 import { newId } from '../../core/index.js';
+import { sampleAlert } from '../../domain/testing/index.js';
 import type { AlertDeliveryRecord, AlertRecord } from '../records.js';
 import type { WindowCommit } from '../store.js';
 
@@ -14,7 +15,7 @@ export function anAlert(tenantId: string, ruleId: string, overrides: Partial<Ale
     windowEndMs: 1_700_000_000_000,
     status: 'pending',
     dedupKey: null,
-    payload: { id: 'x', name: 'admin policy attached', resultsTable: { rows: [{ 'userIdentity.arn': 'arn:a', n: 1 }] } },
+    payload: sampleAlert({ id: 'x', name: 'admin policy attached', resultsTable: { columns: ['userIdentity.arn', 'n'], rows: [{ 'userIdentity.arn': 'arn:a', n: 1 }], totalRowCount: 1 } }),
     createdAt: 1_700_000_030_000,
     updatedAt: 1_700_000_030_000,
     ...overrides,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { analyzeQuery, type AnalysisContext, type AnalyzedQuery } from '../../analyzer/analyze-query.js';
 import { formatDiagnostic } from '../../format-diagnostic.js';
-import { parseQuery } from '../../parser.js';
+import { parseQuery } from '../../parser/parser.js';
 
 /** A golden file: a description, `-- query --` and the query, then the expected `-- sql --` (and more) or `-- error --`. */
 export interface Golden {
