@@ -3,7 +3,7 @@
  * later stages read the stage before as a subquery. Reading `logs` directly matters: through
  * `(SELECT * FROM logs …)` ClickHouse reads the whole `attrs` JSON column instead of the typed
  * sub-columns a stage names (groupbycount over 5 M events: 19 GB read instead of 0.2 GB, see
- * docs/benchmarks.md).
+ * docs/benchmarks-journal.md).
  */
 export type StageInput =
   | { readonly kind: 'logs'; readonly where: string; readonly arrayJoin?: string }
