@@ -38,8 +38,11 @@ export const defaultSchedulerSettings: SchedulerSettings = {
 
 export type { WriteDetections } from './detection-shipper.js';
 
+/** The repositories the scheduler reads and writes: rules, their sinks, window state and leases. */
+export type SchedulerRepositories = Pick<Store, 'rules' | 'sinks' | 'detectionState' | 'leases'>;
+
 export interface SchedulerDeps {
-  readonly store: Store;
+  readonly store: SchedulerRepositories;
   readonly clock: Clock;
   readonly runQuery: RunQuery;
   readonly writeDetections: WriteDetections;
