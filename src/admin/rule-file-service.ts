@@ -124,6 +124,7 @@ export class RuleFileChecks implements RuleFileChecker {
   async testChecked(path: string, check: RuleFileCheck): Promise<RuleFileResult> {
     const definition = check.definition;
     if (definition === null) return reportOf(path, check, 'Invalid');
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: only a composition root without the engine leaves the runner out
     if (this.runner === null) throw new Error('rule tests need the events engine, which this process does not hold');
     try {
       const tests = await this.runner.runAll(definition);
@@ -142,6 +143,7 @@ export class RuleFileChecks implements RuleFileChecker {
 
   private async tenantIndexes(tenantId: string): Promise<readonly IndexInfo[]> {
     checkTenantId(tenantId);
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: only a composition root without the store leaves it out
     if (this.indexesOf === null) throw new Error('checking a rule file for a tenant needs the store');
     return this.indexesOf(tenantId);
   }

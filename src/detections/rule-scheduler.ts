@@ -257,6 +257,7 @@ export class RuleScheduler {
       });
       // The query is cancelled through the signal; the race also frees the slot if it does not stop.
       const aborted = new Promise<never>((_, reject) => {
+        // eslint-disable-next-line no-restricted-syntax -- an abort reason inside the scheduler, never shown to a user
         const onAbort = (): void => reject(controller.signal.reason instanceof RunTimeout ? controller.signal.reason : new Error('the scheduler is stopping'));
         if (controller.signal.aborted) onAbort();
         else controller.signal.addEventListener('abort', onAbort, { once: true });

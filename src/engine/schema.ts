@@ -180,6 +180,7 @@ function render(statement: string, options: SchemaOptions): string {
   };
   const text = statement.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = values[name];
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: the templates are ours
     if (value === undefined) throw new Error(`schema template names an unknown placeholder: ${name}`);
     return value;
   });

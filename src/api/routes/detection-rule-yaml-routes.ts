@@ -100,6 +100,7 @@ function throwUnlessTested(result: RuleFileResult): void {
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     throw new ValidationError(result.error?.split('\n')[0] ?? 'invalid rule file', { diagnostics: errors });
   }
+  // eslint-disable-next-line no-restricted-syntax -- the typed failure is thrown when there is one; this is its message alone
   if (result.status === 'ExecutionError') throw result.failure ?? new Error(result.error ?? 'running the tests failed');
 }
 

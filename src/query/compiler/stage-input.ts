@@ -21,6 +21,7 @@ export function fromClause(input: StageInput): string {
 /** The input with one more row condition (only row-wise commands add one: never to a fanned-out stage). */
 export function filtered(input: StageInput, condition: string): StageInput {
   if (input.kind === 'logs') return { ...input, where: `${input.where} AND ${condition}` };
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant of the stage builder
   if (input.arrayJoin !== undefined) throw new Error('a fanned-out stage takes no further condition');
   return { kind: 'stage', sql: `SELECT * FROM (${input.sql}) WHERE ${condition}` };
 }
