@@ -68,7 +68,7 @@ export const ruleTestRunsPerCaller = 2;
 export type TenantIndexes = (tenantId: string) => Promise<readonly IndexInfo[]>;
 
 /**
- * Rule files (interface 2.5, E14-E15) checked and tested, for the API, the CLI and repository
+ * Rule files (docs/interface.md 2.5, E14-E15) checked and tested, for the API, the CLI and repository
  * syncs. It needs no store: the CLI checks and tests files with no server and no data
  * directory. Tests need an events engine (`runner`); without one only checks are possible.
  */

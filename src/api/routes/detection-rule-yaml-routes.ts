@@ -15,7 +15,7 @@ const yamlBody = {
 
 /**
  * `/v1/detection_rule_yaml`: check a rule file, run its tests, and upsert a rule by `push_key`
- * (detections.md 4.2, interface 2.5). Bodies are the file's text; every problem is answered with
+ * (detections.md 4.2, docs/interface.md 2.5). Bodies are the file's text; every problem is answered with
  * its line and column.
  */
 export function registerDetectionRuleYamlRoutes(app: FastifyInstance, ruleFiles: RuleFileService): void {

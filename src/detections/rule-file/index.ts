@@ -1,5 +1,5 @@
 /**
- * detections/rule-file: rules as YAML files (interface 2.5, detections.md 3.3 and E14-E15), pure
+ * detections/rule-file: rules as YAML files (docs/interface.md 2.5, detections.md 3.3 and E14-E15), pure
  * and without I/O — the definition model, the reader that checks a file and points at each
  * problem's line and column, the canonical printer, the conversions to and from the API object,
  * the JSON Schema, which files of a repository are rules, and what a rule test needs (its
