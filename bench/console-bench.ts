@@ -123,7 +123,13 @@ async function apiSearchMs(url: string, key: string, runs: number): Promise<numb
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     const end = new Date();
-    const body = JSON.stringify({ tenant_id: 'default', query: '@index=bench ', start_time: new Date(end.getTime() - 86_400_000).toISOString(), end_time: end.toISOString(), max_rows: 1000 });
+    const body = JSON.stringify({
+      tenant_id: 'default',
+      query: '@index=bench ',
+      start_time: new Date(end.getTime() - 86_400_000).toISOString(),
+      end_time: end.toISOString(),
+      max_rows: 1000,
+    });
     const { qr_id } = (await (await fetch(`${url}/v1/start_query`, { method: 'POST', headers, body })).json()) as { qr_id: string };
     for (;;) {
       const progress = (await (await fetch(`${url}/v1/query_progress/${qr_id}`, { headers })).json()) as { is_completed: boolean };
@@ -150,7 +156,12 @@ async function signedInPage(browser: Browser, url: string, key: string): Promise
 }
 
 /** One cold page load to the first search's rows, and the scripts it loaded. */
-async function measureLoad(browser: Browser, url: string, key: string, path: string): Promise<{ usableMs: number; cpuMs: number; steps: Record<string, number>; scripts: ScriptBytes }> {
+async function measureLoad(
+  browser: Browser,
+  url: string,
+  key: string,
+  path: string,
+): Promise<{ usableMs: number; cpuMs: number; steps: Record<string, number>; scripts: ScriptBytes }> {
   const page = await signedInPage(browser, url, key);
   // The renderer's main-thread CPU time (DevTools metrics): unlike wall time, it does not grow
   // when other processes hold the machine's cores.
@@ -237,5 +248,8 @@ async function measureScroll(browser: Browser, url: string, key: string, path: s
 }
 
 function quantile(values: readonly number[], q: number): number {
-  return nearestRank([...values].sort((a, b) => a - b), q);
+  return nearestRank(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
 }

@@ -20,7 +20,10 @@ interface CpuProfile {
 
 /** Summarizes the newest `.cpuprofile` that `node --cpu-prof --cpu-prof-dir=DIR` left in `dir`. */
 export function summarizeCpuProfile(dir: string, topN = 12): CpuProfileSummary | null {
-  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().pop();
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()
+    .pop();
   if (!file) return null;
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
   const selfUs = new Map<number, number>();

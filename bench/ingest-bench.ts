@@ -88,7 +88,9 @@ export async function runIngestBench(repoDir: string, argv: readonly string[]): 
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
   }
   const replay = await ensureReplayFile({ repoDir, dataset: options.dataset, events: options.events, anchorDay: options.anchorDay, windowDays: options.windowDays }, log);
-  log(`replay file ${replay.path}: ${replay.meta.events} events, ${(replay.meta.rawBytes / 1e6).toFixed(0)} MB raw${replay.generated ? ` (generated in ${replay.meta.generationSeconds} s)` : ' (cached)'}`);
+  log(
+    `replay file ${replay.path}: ${replay.meta.events} events, ${(replay.meta.rawBytes / 1e6).toFixed(0)} MB raw${replay.generated ? ` (generated in ${replay.meta.generationSeconds} s)` : ' (cached)'}`,
+  );
 
   log('baseline: zcat FILE | wc -l …');
   const baselines = await timeRawRead(replay.path);
@@ -104,7 +106,10 @@ export async function runIngestBench(repoDir: string, argv: readonly string[]): 
     const profileDir = options.profile ? mkdtempSync(join(repoDir, '.bench', 'profile-')) : undefined;
     const loadBefore = loadavg()[0]!;
     try {
-      const result = path === 'cli' ? await benchCliIngest({ ...common, ...(profileDir ? { profileDir } : {}) }) : await benchHttpIngest({ ...common, bodyBytes: options.bodyBytes, concurrency: options.concurrency });
+      const result =
+        path === 'cli'
+          ? await benchCliIngest({ ...common, ...(profileDir ? { profileDir } : {}) })
+          : await benchHttpIngest({ ...common, bodyBytes: options.bodyBytes, concurrency: options.concurrency });
       results.push({ ...result, load: { before: loadBefore, after: loadavg()[0]! } });
     } catch (error) {
       failures.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);

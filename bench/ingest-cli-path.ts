@@ -28,7 +28,21 @@ export async function benchCliIngest(options: CliIngestOptions): Promise<IngestR
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-cli-'));
   try {
     const nodeFlags = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-    const [node, args] = vigilArgvWithNodeFlags(options.repoDir, nodeFlags, 'ingest', '--data-dir', dataDir, '--tenant', 'bench', '--index', 'replay', '--create-index', '--quiet', '--json', options.file);
+    const [node, args] = vigilArgvWithNodeFlags(
+      options.repoDir,
+      nodeFlags,
+      'ingest',
+      '--data-dir',
+      dataDir,
+      '--tenant',
+      'bench',
+      '--index',
+      'replay',
+      '--create-index',
+      '--quiet',
+      '--json',
+      options.file,
+    );
     options.log(`cli: node bin/vigil.js ingest --data-dir ${dataDir} --tenant bench --index replay --create-index --quiet --json FILE`);
     // cwd is the empty data dir, so no ./vigil.config.json of the caller is picked up.
     const run = await runMeasured(node, args, { cwd: dataDir, env: benchEnv() });
@@ -36,7 +50,9 @@ export async function benchCliIngest(options: CliIngestOptions): Promise<IngestR
       throw new Error(`vigil ingest exited with ${run.exitCode}: ${run.stderr.trim().slice(-2000) || run.stdout.trim().slice(-2000)}`);
     }
     const summary = JSON.parse(run.stdout) as { ingested: number; rejected: number; bytes: number; seconds: number };
-    options.log(`cli: ${summary.ingested} ingested, ${summary.rejected} rejected in ${run.wallSeconds.toFixed(1)} s; measuring storage${options.optimize ? ' (then OPTIMIZE FINAL)' : ''} …`);
+    options.log(
+      `cli: ${summary.ingested} ingested, ${summary.rejected} rejected in ${run.wallSeconds.toFixed(1)} s; measuring storage${options.optimize ? ' (then OPTIMIZE FINAL)' : ''} …`,
+    );
     const storage = await measureStorage(options.repoDir, join(dataDir, 'engine'), options.optimize);
     return {
       path: 'cli',

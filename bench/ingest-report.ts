@@ -48,7 +48,11 @@ export function checkTargets(results: readonly IngestRunResult[]): TargetCheck[]
       const value = diskPerRaw(r, which);
       if (value === null) continue;
       const label = which === 'before' ? 'as ingested' : 'after OPTIMIZE FINAL';
-      checks.push({ name: `${r.path} disk bytes per raw byte <= ${ingestTargets.diskBytesPerRawByte} (${label})`, value: ratio(value), pass: value <= ingestTargets.diskBytesPerRawByte });
+      checks.push({
+        name: `${r.path} disk bytes per raw byte <= ${ingestTargets.diskBytesPerRawByte} (${label})`,
+        value: ratio(value),
+        pass: value <= ingestTargets.diskBytesPerRawByte,
+      });
     }
     const who = r.path === 'cli' ? 'cli process' : 'server';
     checks.push({ name: `${who} peak RSS <= 2 GiB`, value: gib(r.peakRssBytes), pass: r.peakRssBytes !== null && r.peakRssBytes <= ingestTargets.peakRssBytes });
@@ -62,13 +66,20 @@ export function formatIngestReport(machine: MachineInfo, replay: ReplayFile, bas
   const rawRead = baselines[0];
   const lines: string[] = [];
   lines.push('');
-  lines.push(`Vigil ingest benchmark: dataset ${meta.dataset}, ${int(meta.events)} events, ${mb(meta.rawBytes).toFixed(1)} MB NDJSON (${mb(meta.gzipBytes).toFixed(1)} MB gzip), ${int(meta.rawBytes / meta.events)} B/event`);
+  lines.push(
+    `Vigil ingest benchmark: dataset ${meta.dataset}, ${int(meta.events)} events, ${mb(meta.rawBytes).toFixed(1)} MB NDJSON (${mb(meta.gzipBytes).toFixed(1)} MB gzip), ${int(meta.rawBytes / meta.events)} B/event`,
+  );
   lines.push(`  sources: ${meta.sources.map((s) => `${s.name} ${int(s.events)} (${s.epochs} epoch${s.epochs === 1 ? '' : 's'})`).join(', ')}`);
   lines.push(`  event times: ${meta.windowStart} .. ${meta.windowEnd}`);
   lines.push(`  machine: ${machine.cores} cores, ${gib(machine.memoryBytes)} RAM, node ${machine.node}, ${machine.platform}`);
   lines.push(`  MB = 10^6 bytes of decoded NDJSON; events/s and MB/s use wall time`);
   lines.push('');
-  for (const b of baselines) lines.push(`baseline  ${b.command.padEnd(20)} ${b.seconds.toFixed(1).padStart(7)} s  ${mb(meta.rawBytes / b.seconds).toFixed(0).padStart(6)} MB/s  (${int(b.lines)} lines)`);
+  for (const b of baselines)
+    lines.push(
+      `baseline  ${b.command.padEnd(20)} ${b.seconds.toFixed(1).padStart(7)} s  ${mb(meta.rawBytes / b.seconds)
+        .toFixed(0)
+        .padStart(6)} MB/s  (${int(b.lines)} lines)`,
+    );
   lines.push('');
   const header = ['path', 'events', 'rejected', 'wall s', 'events/s', 'MB/s', 'x raw read', 'peak RSS', 'CPU s', 'disk/raw', 'disk/raw opt', 'parts', 'optimize s'];
   const rows = results.map((r) => [

@@ -1,7 +1,7 @@
 import type { CpuProfileSummary } from './cpu-profile-summary.js';
 import type { StorageFootprint } from './storage-footprint.js';
 
-/** What one ingest path measured; the report and docs/benchmarks.md are built from these. */
+/** What one ingest path measured; the report and docs/benchmarks-journal.md are built from these. */
 export interface IngestRunResult {
   readonly path: 'cli' | 'http';
   readonly ingested: number;

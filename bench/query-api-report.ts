@@ -130,7 +130,7 @@ export function checkApiTargets(blocking: readonly BlockingSummary[], scans: rea
   return checks;
 }
 
-/** The tables (Markdown, to paste into docs/benchmarks.md) and the targets. */
+/** The tables (Markdown, to paste into docs/benchmarks-journal.md) and the targets. */
 export function formatApiReport(blocking: readonly BlockingSummary[], scans: readonly ScanSummary[], checks: readonly TargetCheck[]): string {
   const clients = blocking[0]?.concurrent.clients ?? 0;
   const lines = [

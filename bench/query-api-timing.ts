@@ -110,13 +110,22 @@ async function runClients(client: QueryApiClient, body: AdhocQueryBody, prefix: 
 }
 
 /** Runs a scan `runs` times after one warm-up, polling `query_progress` every `pollMs`. */
-export async function timeScan(client: QueryApiClient, scan: { name: string; text: string; maxRows: number }, range: RangeBody, runs: number, pollMs: number, log: (line: string) => void): Promise<ScanTiming> {
+export async function timeScan(
+  client: QueryApiClient,
+  scan: { name: string; text: string; maxRows: number },
+  range: RangeBody,
+  runs: number,
+  pollMs: number,
+  log: (line: string) => void,
+): Promise<ScanTiming> {
   const body: AdhocQueryBody = { query: scan.text, ...range, max_rows: scan.maxRows, scan_back_to_front: true };
   const timed: ScanRun[] = [];
   for (let r = -1; r < runs; r++) {
     const run = await scanOnce(client, body, `scan-${scan.name}-${r < 0 ? 'warm' : r}`, pollMs);
     if (r >= 0) timed.push(run);
-    log(`scan ${scan.name}${r < 0 ? ' (warm-up)' : ''}: first rows ${run.firstRowsMs.toFixed(0)} ms (${run.rowsAtFirst} rows), completed ${run.completedMs.toFixed(0)} ms (${run.rows} rows, ${run.polls.length} polls)`);
+    log(
+      `scan ${scan.name}${r < 0 ? ' (warm-up)' : ''}: first rows ${run.firstRowsMs.toFixed(0)} ms (${run.rowsAtFirst} rows), completed ${run.completedMs.toFixed(0)} ms (${run.rows} rows, ${run.polls.length} polls)`,
+    );
   }
   return { ...scan, pollMs, runs: timed };
 }
@@ -140,7 +149,16 @@ async function scanOnce(client: QueryApiClient, body: AdhocQueryBody, prefix: st
       if (first === null && rows > 0) first = { ms: elapsed, rows, answer: { bytes: answer.bytes, ms: answer.ms } };
       if (progress.is_completed) {
         const firstAnswer = first?.answer ?? { bytes: answer.bytes, ms: answer.ms };
-        return { startMs: start.ms, firstRowsMs: first?.ms ?? elapsed, rowsAtFirst: first?.rows ?? 0, firstAnswer, completedMs: elapsed, rows, bytesScanned: progress.metadata?.n_bytes_scanned ?? 0, polls };
+        return {
+          startMs: start.ms,
+          firstRowsMs: first?.ms ?? elapsed,
+          rowsAtFirst: first?.rows ?? 0,
+          firstAnswer,
+          completedMs: elapsed,
+          rows,
+          bytesScanned: progress.metadata?.n_bytes_scanned ?? 0,
+          polls,
+        };
       }
       await sleep(pollMs);
     }

@@ -34,7 +34,7 @@ export function checkQueryTargets(timings: readonly QueryTiming[]): TargetCheck[
   return checks;
 }
 
-/** The results table (Markdown, so it pastes into docs/benchmarks.md) and the targets. */
+/** The results table (Markdown, so it pastes into docs/benchmarks-journal.md) and the targets. */
 export function formatQueryReport(timings: readonly QueryTiming[], checks: readonly TargetCheck[]): string {
   const lines = [
     '',

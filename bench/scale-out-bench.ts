@@ -68,7 +68,13 @@ function queryBody(query: string, startTime: string, endTime: string): AdhocQuer
   return { tenant_id: 'default', query, start_time: startTime, end_time: endTime } as AdhocQueryBody;
 }
 
-const quantile = (values: readonly number[], q: number): number => (values.length === 0 ? Number.NaN : nearestRank([...values].sort((a, b) => a - b), q));
+const quantile = (values: readonly number[], q: number): number =>
+  values.length === 0
+    ? Number.NaN
+    : nearestRank(
+        [...values].sort((a, b) => a - b),
+        q,
+      );
 const seconds = (ms: number): string => (Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(2)} s`);
 const millis = (ms: number): string => (Number.isNaN(ms) ? '-' : `${ms.toFixed(0)} ms`);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,24 +115,46 @@ export async function runScaleOutBench(repoDir: string, argv: readonly string[])
     await postgres.ready;
     await clickhouse?.ready;
     const engineUrl = given ?? (clickhouse as LocalService).url;
-    log(`machine: ${availableParallelism()} cpus, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; engine ${given ? 'CLICKHOUSE_URL' : 'chDB HTTP stand-in'}`);
-    log(`workload: ${work.rules} rules every minute, ${work.rate} events/s, a blocking query every ${work.queryEveryMs} ms, ${work.minutes} min of windows, settle ${work.settleS} s`);
+    log(
+      `machine: ${availableParallelism()} cpus, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; engine ${given ? 'CLICKHOUSE_URL' : 'chDB HTTP stand-in'}`,
+    );
+    log(
+      `workload: ${work.rules} rules every minute, ${work.rate} events/s, a blocking query every ${work.queryEveryMs} ms, ${work.minutes} min of windows, settle ${work.settleS} s`,
+    );
     const results: Measured[] = [];
     for (const count of [1, servers]) {
       log(`\n${count} server${count === 1 ? '' : 's'} …`);
-      results.push(await measureDeployment(repoDir, join(workDir, `servers-${count}`), count, work, { postgres: postgres.url, engine: engineUrl, engineDirect: given === undefined, enginePid: clickhouse?.pid ?? null }, receiver, log));
+      results.push(
+        await measureDeployment(
+          repoDir,
+          join(workDir, `servers-${count}`),
+          count,
+          work,
+          { postgres: postgres.url, engine: engineUrl, engineDirect: given === undefined, enginePid: clickhouse?.pid ?? null },
+          receiver,
+          log,
+        ),
+      );
       receiver.requests.length = 0;
     }
     log('');
-    log('| servers | windows (missing, doubled) | detection lag p50 / p99 | query p50 / p99 (errors) | CPU per measured minute: servers / engine | alerts delivered | ingest errors |');
+    log(
+      '| servers | windows (missing, doubled) | detection lag p50 / p99 | query p50 / p99 (errors) | CPU per measured minute: servers / engine | alerts delivered | ingest errors |',
+    );
     log('|---|---|---|---|---|---|---|');
     for (const r of results) {
       const perMinute = (s: number | null): string => (s === null ? '-' : `${(s / work.minutes).toFixed(1)} s`);
-      log(`| ${r.servers} | ${r.windows} (${r.missing}, ${r.doubled}) | ${seconds(quantile(r.lagsMs, 0.5))} / ${seconds(quantile(r.lagsMs, 0.99))} | ${millis(quantile(r.queryMs, 0.5))} / ${millis(quantile(r.queryMs, 0.99))} (${r.queryErrors}) | ${perMinute(r.serverCpuS)} / ${perMinute(r.engineCpuS)} | ${r.delivered} | ${r.ingestErrors} |`);
+      log(
+        `| ${r.servers} | ${r.windows} (${r.missing}, ${r.doubled}) | ${seconds(quantile(r.lagsMs, 0.5))} / ${seconds(quantile(r.lagsMs, 0.99))} | ${millis(quantile(r.queryMs, 0.5))} / ${millis(quantile(r.queryMs, 0.99))} (${r.queryErrors}) | ${perMinute(r.serverCpuS)} / ${perMinute(r.engineCpuS)} | ${r.delivered} | ${r.ingestErrors} |`,
+      );
     }
     const [one, many] = results as [Measured, Measured];
     const ratio = (a: number, b: number): string => (Number.isNaN(a) || Number.isNaN(b) || a === 0 ? '-' : `${(b / a).toFixed(2)}x`);
-    log(`\n${servers} servers / 1 server: detection lag p99 ${ratio(quantile(one.lagsMs, 0.99), quantile(many.lagsMs, 0.99))}, query p50 ${ratio(quantile(one.queryMs, 0.5), quantile(many.queryMs, 0.5))}, query p99 ${ratio(quantile(one.queryMs, 0.99), quantile(many.queryMs, 0.99))}, server CPU ${ratio(one.serverCpuS, many.serverCpuS)}`);
+    log(
+      `\n${servers} servers / 1 server: detection lag p99 ${ratio(quantile(one.lagsMs, 0.99), quantile(many.lagsMs, 0.99))}, query p50 ${ratio(quantile(one.queryMs, 0.5), quantile(many.queryMs, 0.5))}, query p99 ${ratio(quantile(one.queryMs, 0.99), quantile(many.queryMs, 0.99))}, server CPU ${ratio(one.serverCpuS, many.serverCpuS)}`,
+    );
     const exact = results.every((r) => r.missing === 0 && r.doubled === 0);
     log(`${exact ? 'PASS' : 'FAIL'}  every window of every rule evaluated exactly once, in both deployments`);
     return exact ? 0 : 1;
@@ -193,21 +221,36 @@ async function measureDeployment(
       return text ? JSON.parse(text) : null;
     };
     const eventsOf = (at: number, n: number, first: number): string =>
-      Array.from({ length: n }, (_, i) => JSON.stringify({ '@timestamp': new Date(at - 900 + Math.floor((i * 900) / n)).toISOString(), eventName: 'AssumeRole', user: `user${(first + i) % work.rules}`, sourceIPAddress: `203.0.113.${i % 250}` })).join('\n');
+      Array.from({ length: n }, (_, i) =>
+        JSON.stringify({
+          '@timestamp': new Date(at - 900 + Math.floor((i * 900) / n)).toISOString(),
+          eventName: 'AssumeRole',
+          user: `user${(first + i) % work.rules}`,
+          sourceIPAddress: `203.0.113.${i % 250}`,
+        }),
+      ).join('\n');
     await post(0, '/v1/ingest?tenant_id=default&index=bench&create_index=true', `${eventsOf(Date.now(), 1, 0)}\n`, 'application/x-ndjson');
-    const sink = await post(0, '/v1/event_sink', JSON.stringify({ tenant_id: 'default', name: 'receiver', description: '', event_sink_args: { Webhook: { url: `${receiver.url}/hook` } } }));
+    const sink = await post(
+      0,
+      '/v1/event_sink',
+      JSON.stringify({ tenant_id: 'default', name: 'receiver', description: '', event_sink_args: { Webhook: { url: `${receiver.url}/hook` } } }),
+    );
     for (let k = 0; k < work.rules; k++) {
-      await post(k, '/v1/detection_rule', JSON.stringify({
-        tenant_id: 'default',
-        name: `user ${k}`,
-        description: '',
-        time_range_s: 60,
-        run_frequency_s: 60,
-        enabled_state_override: 'Active',
-        severity: 'Low',
-        query_text: `@index=bench user = "user${k}"`,
-        event_sink_ids: [sink.event_sink.id],
-      }));
+      await post(
+        k,
+        '/v1/detection_rule',
+        JSON.stringify({
+          tenant_id: 'default',
+          name: `user ${k}`,
+          description: '',
+          time_range_s: 60,
+          run_frequency_s: 60,
+          enabled_state_override: 'Active',
+          severity: 'Low',
+          query_text: `@index=bench user = "user${k}"`,
+          event_sink_ids: [sink.event_sink.id],
+        }),
+      );
     }
 
     // Events every second through the servers in turn; each rule's user gets rate / rules a second.
@@ -264,7 +307,10 @@ async function measureDeployment(
     stopLoops = true;
     await Promise.all([ingestLoop, queryLoop]);
     for (let waited = 0; waited < 60_000; waited += 500) {
-      const { rows } = await db.query<{ n: string }>("select count(*) as n from alert_deliveries d join alerts a on a.id = d.alert_id where d.status = 'pending' and a.window_end_ms <= $1", [lastEnd]);
+      const { rows } = await db.query<{ n: string }>(
+        "select count(*) as n from alert_deliveries d join alerts a on a.id = d.alert_id where d.status = 'pending' and a.window_end_ms <= $1",
+        [lastEnd],
+      );
       if (Number(rows[0]?.n) === 0) break;
       await sleep(500);
     }

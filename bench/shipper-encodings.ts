@@ -44,16 +44,25 @@ export function encodeRequest(protocol: ShipperProtocol, lines: readonly string[
     case 'otlp_json': {
       const request = { resourceLogs: [{ resource: { attributes: [kv('service.name', 'bench')] }, scopeLogs: [{ logRecords: lines.map(logRecord) }] }] };
       const headers = { 'x-vigil-index': index };
-      if (protocol === 'otlp_json') return { path: '/v1/logs?tenant_id=default', headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(request)) };
+      if (protocol === 'otlp_json')
+        return { path: '/v1/logs?tenant_id=default', headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(request)) };
       const type = exportLogsRequestType();
-      return { path: '/v1/logs?tenant_id=default', headers: { ...headers, 'content-type': 'application/x-protobuf' }, body: Buffer.from(type.encode(type.fromObject(request)).finish()) };
+      return {
+        path: '/v1/logs?tenant_id=default',
+        headers: { ...headers, 'content-type': 'application/x-protobuf' },
+        body: Buffer.from(type.encode(type.fromObject(request)).finish()),
+      };
     }
     case 'loki_protobuf':
     case 'loki_json': {
       const headers = { 'x-vigil-index': index };
       if (protocol === 'loki_json') {
         const values = lines.map((line, i) => [String(nowNs + BigInt(i)), line]);
-        return { path: '/loki/api/v1/push?tenant_id=default', headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ streams: [{ stream: { job: 'bench' }, values }] })) };
+        return {
+          path: '/loki/api/v1/push?tenant_id=default',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: Buffer.from(JSON.stringify({ streams: [{ stream: { job: 'bench' }, values }] })),
+        };
       }
       const seconds = nowNs / 1_000_000_000n;
       const entries = lines.map((line, i) => ({ timestamp: { seconds: String(seconds), nanos: i }, line }));

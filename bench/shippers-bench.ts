@@ -66,7 +66,9 @@ export async function runShippersBench(repoDir: string, argv: readonly string[])
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
   }
   const lines = await loadEvents(join(repoDir, '..', 'shared', 'datasets'), events);
-  log(`${lines.length} events (${(lines.reduce((n, l) => n + l.length + 1, 0) / 1e6).toFixed(1)} MB of NDJSON) per protocol, ${rounds} rounds, ${batch} events a request, ${concurrency} in flight`);
+  log(
+    `${lines.length} events (${(lines.reduce((n, l) => n + l.length + 1, 0) / 1e6).toFixed(1)} MB of NDJSON) per protocol, ${rounds} rounds, ${batch} events a request, ${concurrency} in flight`,
+  );
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-shippers-'));
   const server = await VigilServerProcess.start(repoDir, dataDir, { logPath: join(dataDir, 'server.log') });
@@ -154,7 +156,9 @@ function report(totals: Map<ShipperProtocol, Totals>, log: (line: string) => voi
     const perEvent = t.cpuSeconds / t.events;
     const ratio = perEvent / baseCpu;
     if (protocol !== 'ndjson' && ratio > targetRatio) failed = true;
-    log(`| ${protocol} | ${t.events} | ${t.requests} | ${t.wallSeconds.toFixed(1)} | ${Math.round(t.events / t.wallSeconds)} | ${t.cpuSeconds.toFixed(2)} | ${(perEvent * 1e6).toFixed(0)} | ${ratio.toFixed(2)} |`);
+    log(
+      `| ${protocol} | ${t.events} | ${t.requests} | ${t.wallSeconds.toFixed(1)} | ${Math.round(t.events / t.wallSeconds)} | ${t.cpuSeconds.toFixed(2)} | ${(perEvent * 1e6).toFixed(0)} | ${ratio.toFixed(2)} |`,
+    );
   }
   log('');
   log(`target: every protocol at most ${targetRatio.toFixed(2)} × NDJSON's server CPU per event: ${failed ? 'FAIL' : 'PASS'}`);

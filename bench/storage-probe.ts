@@ -41,8 +41,6 @@ try {
  */
 async function snapshot() {
   const stats = await engine.storageStats();
-  const outdated = await engine.query<{ bytes: string }>(
-    "SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = currentDatabase() AND NOT active",
-  );
+  const outdated = await engine.query<{ bytes: string }>('SELECT sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = currentDatabase() AND NOT active');
   return { ...stats, outdatedBytes: Number(outdated.rows[0]?.bytes ?? 0), duBytes: diskUsageBytes(engineDir!) };
 }

@@ -38,7 +38,10 @@ export async function runStoreBench(_repoDir: string, argv: readonly string[]): 
     const baseline = await prepared(mainThreadStore(join(dir, 'baseline.db')));
     const results = { thread: { read: [] as Figures[], write: [] as Figures[] }, baseline: { read: [] as Figures[], write: [] as Figures[] } };
     for (let round = 0; round < rounds; round++) {
-      for (const [name, store] of [['thread', thread], ['baseline', baseline]] as const) {
+      for (const [name, store] of [
+        ['thread', thread],
+        ['baseline', baseline],
+      ] as const) {
         results[name].read.push(await measure(ops, () => store.tenants.get('acme')));
         results[name].write.push(await measure(ops, () => store.tenants.reserveSequence('acme', 1)));
       }

@@ -3,7 +3,7 @@ import { maxRulePageSize, maxSinkPageSize } from '../services/index.js';
 import { enabledStates, eventSinkTypes, severities, severityInputs } from '../detections/index.js';
 
 /**
- * JSON schemas of detection rules and event sinks (interface 2.3-2.7, 4.2, 4.3). The body schemas
+ * JSON schemas of detection rules and event sinks (docs/interface.md 2.3-2.7, 4.2, 4.3). The body schemas
  * check shapes and types; the services check meanings (minute granularity, the query, templates,
  * URLs, tenancy of referenced objects) and name the field at fault.
  */

@@ -10,7 +10,7 @@ import { tenantOf } from './auth.js';
 import { warn } from './published-spellings.js';
 import type { FastifyReply } from 'fastify';
 
-/** The list query of interface 4.2-4.4, every part optional (a one-tenant key needs no tenant_id). */
+/** The list query of docs/interface.md 4.2-4.4, every part optional (a one-tenant key needs no tenant_id). */
 export interface ListQuery {
   readonly tenant_id?: string;
   readonly 'pagination[page_size]'?: number;

@@ -46,6 +46,7 @@ export async function queryOverHttp(url: string, apiKey: string, request: HttpQu
     results?: { column_ordering: string[]; rows: { row_id: { t: string; s: number }; columns: Record<string, unknown> }[] };
   };
   if (body.diagnostics && body.diagnostics.length > 0) return { diagnostics: body.diagnostics.map((d) => toDiagnostic(request.text, d)) };
+  // eslint-disable-next-line no-restricted-syntax -- relays the server's own error answer
   if (!response.ok || !body.results) throw new Error(`server at ${url} answered ${response.status}: ${body.error ?? response.statusText}`);
   const { results } = body;
   // Every row keeps the row_id the server wrote, so --json prints what the API answered.

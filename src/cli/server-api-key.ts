@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { messageOf } from '../core/index.js';
+import { ConfigError, messageOf } from '../core/index.js';
 import type { VigilConfig } from '../config/index.js';
 
 /** The key a command sends to a running server: `--api-key`, then VIGIL_API_KEY, then the bootstrap key. */
@@ -10,6 +10,6 @@ export function serverApiKey(config: VigilConfig, given: string | undefined): st
   try {
     return readFileSync(join(config.dataDir, 'bootstrap-key'), 'utf8').trim();
   } catch (error) {
-    throw new Error(`no API key was given and ${config.dataDir} has no bootstrap key: pass --api-key or set VIGIL_API_KEY (${messageOf(error)})`);
+    throw new ConfigError(`no API key was given and ${config.dataDir} has no bootstrap key: pass --api-key or set VIGIL_API_KEY (${messageOf(error)})`);
   }
 }

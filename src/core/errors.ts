@@ -117,6 +117,7 @@ export class StoreError extends VigilError {
 
 /** Raised by exhaustive switches: a new union member that some pass forgot to handle. */
 export function assertNever(value: never, what = 'value'): never {
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: the type checker proved this unreachable
   throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
 }
 

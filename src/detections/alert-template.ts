@@ -8,7 +8,7 @@ export type InfoItemInput = { readonly label: string; readonly value: string; re
 /** An action in either form: `{label, value}` or the deprecated `[label, value]`. */
 export type ActionItemInput = { readonly label: string; readonly value: string } | readonly string[];
 
-/** An alert template as a client sends it (interface 2.6); each array defaults to empty. */
+/** An alert template as a client sends it (docs/interface.md 2.6); each array defaults to empty. */
 export interface AlertTemplateInput {
   readonly info?: readonly InfoItemInput[];
   readonly actions?: readonly ActionItemInput[];

@@ -31,7 +31,8 @@ export const defaultDeliverySettings: DeliverySettings = {
 };
 
 export interface DeliveryWorkerDeps {
-  readonly store: Store;
+  /** Only the alert outbox: the worker claims, sends and records, nothing else. */
+  readonly store: Pick<Store, 'alerts'>;
   readonly clock: Clock;
   readonly resolveSink: ResolveSink;
   readonly logger: Logger;

@@ -23,7 +23,7 @@ export class DetectionShipper {
   private stopped = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'detectionState'>,
     private readonly writeDetections: WriteDetections,
     private readonly leases: WorkLeases,
     private readonly logger: Logger,

@@ -20,7 +20,7 @@ export interface PagerArgsInput {
   readonly integration_key?: string;
 }
 
-/** `event_sink_args` (interface 2.7): an object with exactly one variant key. */
+/** `event_sink_args` (docs/interface.md 2.7): an object with exactly one variant key. */
 export interface EventSinkArgsInput {
   readonly Chat?: ChatArgsInput;
   readonly Webhook?: WebhookArgsInput;

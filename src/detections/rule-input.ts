@@ -6,7 +6,7 @@ import { enabledStates } from './enabled-state.js';
 import { normalizeSeverity } from './severity.js';
 
 /**
- * The fields of a rule as a client gives them (interface 4.2, plus `debounce` and `dedup_window_s`
+ * The fields of a rule as a client gives them (docs/interface.md 4.2, plus `debounce` and `dedup_window_s`
  * of 2.3/2.5). Undefined means "not given"; null clears the fields that may be null.
  */
 export interface RuleFieldsInput {
@@ -27,7 +27,7 @@ export interface RuleFieldsInput {
   readonly eventSinkIds?: readonly string[];
 }
 
-/** The fields a create request must give (interface 4.2). */
+/** The fields a create request must give (docs/interface.md 4.2). */
 const requiredRuleFields = ['name', 'description', 'timeRangeS', 'runFrequencyS', 'enabledStateOverride', 'severity', 'queryText', 'eventSinkIds'] as const;
 
 /** Checked fields, ready for the store: only those given, the others absent. */
@@ -119,7 +119,7 @@ function checkText(value: unknown, field: string, max: number, kind: 'one line' 
   return value;
 }
 
-/** Whole minutes from 60 s to 30 days (interface 2.3 and 8). */
+/** Whole minutes from 60 s to 30 days (docs/interface.md 2.3 and 8). */
 function checkMinutes(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 60 || value % 60 !== 0 || value > ruleLimits.maxTimeRangeS) {
     throw new ValidationError(`${field} must be a whole number of minutes in seconds, from 60 to ${ruleLimits.maxTimeRangeS}, got ${String(value)}`, { field });

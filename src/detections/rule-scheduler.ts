@@ -38,8 +38,11 @@ export const defaultSchedulerSettings: SchedulerSettings = {
 
 export type { WriteDetections } from './detection-shipper.js';
 
+/** The repositories the scheduler reads and writes: rules, their sinks, window state and leases. */
+export type SchedulerRepositories = Pick<Store, 'rules' | 'sinks' | 'detectionState' | 'leases'>;
+
 export interface SchedulerDeps {
-  readonly store: Store;
+  readonly store: SchedulerRepositories;
   readonly clock: Clock;
   readonly runQuery: RunQuery;
   readonly writeDetections: WriteDetections;
@@ -254,6 +257,7 @@ export class RuleScheduler {
       });
       // The query is cancelled through the signal; the race also frees the slot if it does not stop.
       const aborted = new Promise<never>((_, reject) => {
+        // eslint-disable-next-line no-restricted-syntax -- an abort reason inside the scheduler, never shown to a user
         const onAbort = (): void => reject(controller.signal.reason instanceof RunTimeout ? controller.signal.reason : new Error('the scheduler is stopping'));
         if (controller.signal.aborted) onAbort();
         else controller.signal.addEventListener('abort', onAbort, { once: true });

@@ -155,6 +155,7 @@ export class WindowQueryBatcher<P extends { readonly batchKey: string | null }> 
       );
       group.forEach((pending, i) => {
         const result = results[i];
+        // eslint-disable-next-line no-restricted-syntax -- internal invariant: a batch answers every query it holds
         if (result === undefined || result instanceof Error) pending.reject(result ?? new Error('the batch returned no result for this query'));
         else pending.resolve(result);
       });

@@ -46,7 +46,7 @@ export const schemaVersion = 9;
 //   such a column exists, so null paths travel beside attrs and reach the catalog as type Null.
 // - event_minutes counts events per (tenant, index, minute), filled on insert. An event search
 //   sizes its time slices from it: counting per bucket from `logs` read every event's `ts`
-//   (150-235 ms on 5 M events, more than a rare-token search costs; docs/benchmarks.md).
+//   (150-235 ms on 5 M events, more than a rare-token search costs; docs/benchmarks-journal.md).
 const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster}} (
   version UInt32,
   applied_at DateTime DEFAULT now()
@@ -180,6 +180,7 @@ function render(statement: string, options: SchemaOptions): string {
   };
   const text = statement.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = values[name];
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: the templates are ours
     if (value === undefined) throw new Error(`schema template names an unknown placeholder: ${name}`);
     return value;
   });

@@ -69,7 +69,7 @@ function isUnsafeWholeNumber(value: FlatValue | undefined): boolean {
  * The user columns stored for an event, from its raw text parsed exactly (`parseJsonText`):
  * exactly what `buildPendingRow` wrote (anything but an object has none). Searches rebuild
  * returned events from `raw` this way (through `addStoredColumns`), which is far cheaper than
- * reading the JSON column back (docs/benchmarks.md).
+ * reading the JSON column back (docs/benchmarks-journal.md).
  */
 export function storedColumnsOf(event: unknown): FlatEvent {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return { attrs: {}, nullPaths: [] };

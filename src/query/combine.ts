@@ -21,6 +21,7 @@ export function combineValues(kind: 'valueAnd' | 'valueOr', operands: readonly V
 function outerSpan(nodes: readonly { readonly span: Span }[]): Span {
   const first = nodes[0];
   const last = nodes[nodes.length - 1];
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant of the callers
   if (!first || !last) throw new Error('combine needs at least one operand');
   return { start: first.span.start, end: last.span.end };
 }

@@ -56,6 +56,7 @@ export function compareDecimals(a: DecimalValue, b: DecimalValue): -1 | 0 | 1 {
 /** A stored number's exact value: that of its canonical text (the shortest that reads back as it). */
 export function numberDecimal(n: number): DecimalValue {
   const value = decimalValue(String(n));
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: callers pass finite numbers
   if (value === null) throw new Error(`not a finite number: ${n}`);
   return value;
 }

@@ -18,7 +18,10 @@ function fakeEngine(catalog: FieldInfo[]) {
       return rows;
     },
   } as unknown as Engine;
-  return { engine, reads, catalog, hold: (until: Promise<void>) => (gate = until) };
+  const hold = (until: Promise<void>): void => {
+    gate = until;
+  };
+  return { engine, reads, catalog, hold };
 }
 
 describe('FieldCatalogCache', () => {

@@ -71,8 +71,10 @@ function planFor(range: TimeRange, sizeNs: bigint): BucketPlan {
  * buckets; past a week, the smallest multiple of a week that does.
  */
 export function chooseHistogramBuckets(range: TimeRange, maxBuckets: number): BucketPlan {
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: the route checked the range
   if (range.endNs <= range.startNs) throw new Error('a histogram needs a non-empty range');
   // One bucket cannot always be had: a range across the origin touches two buckets of any size.
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: the route checked the bucket count
   if (!Number.isInteger(maxBuckets) || maxBuckets < minHistogramBuckets) throw new Error(`a histogram needs at least ${minHistogramBuckets} buckets`);
   for (const seconds of histogramBucketSeconds) {
     const plan = planFor(range, BigInt(seconds) * second);

@@ -35,6 +35,7 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
   const last = windows.at(-1);
   if (first === undefined || last === undefined) return;
   for (const w of windows) {
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: the window plan aligns windows to minutes
     if (w.startMs % minuteMs !== 0 || w.endMs % minuteMs !== 0) throw new Error('rule windows are whole minutes');
   }
   const span = { startMs: first.startMs, endMs: last.endMs };

@@ -73,6 +73,7 @@ export async function runShortRangeBatch(engine: Engine, queries: readonly Short
   const first = queries[0];
   if (first === undefined) return [];
   const filters = queries.map((q) => {
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: the batcher groups by batch key
     if (q.batchKey !== first.batchKey || q.filter === null) throw new Error('a batch holds queries of one batch key');
     return q.filter;
   });
@@ -98,5 +99,6 @@ export async function runShortRangeBatch(engine: Engine, queries: readonly Short
 }
 
 function asError(error: unknown): Error {
+  // eslint-disable-next-line no-restricted-syntax -- wraps a thrown non-Error value so callers always get an Error
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -25,7 +25,7 @@ export const partialWordsMinRows = 20_000;
 // The engine's top-K filtering (on by default) moves a statement's filter out of PREWHERE, so
 // every column is read for every candidate row, for a threshold that only prunes once the limit
 // is full. `CommandLine: powershell`, 348 matches in 2.5 M candidate rows: 89 ms without it,
-// 116 ms with it (docs/benchmarks.md).
+// 116 ms with it (docs/benchmarks-journal.md).
 const withoutTopKFilter: StatementSettings = { use_top_k_dynamic_filtering: 0 };
 
 /**

@@ -51,6 +51,7 @@ export class WindowedReader {
     const frequencyMs = windows.length > 1 ? (windows[1] as MinuteWindow).endMs - (windows[0] as MinuteWindow).endMs : first.endMs - first.startMs;
     const series = { firstEndNs: BigInt(first.endMs) * msNs, frequencyNs: BigInt(frequencyMs) * msNs, rangeNs: BigInt(first.endMs - first.startMs) * msNs, count: to - from };
     const compiled = compileWindowedQuery(deps.plan.analyzed, { tenant: deps.tenant, windows: series, limit: deps.maxRows, partialWords: fanned >= partialWordsRows });
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: callers pick the reader by query shape
     if (compiled === null) throw new Error('a row-wise query is read in chunks, not grouped by window');
     deps.onStatement?.('grouped');
     const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });

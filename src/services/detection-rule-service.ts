@@ -17,7 +17,7 @@ import type { TenantService } from './tenant-service.js';
 
 export const maxRulePageSize = 1000;
 
-/** Creates, lists, reads, changes and deletes detection rules (interface 2.3, 3.1, 4.2). */
+/** Creates, lists, reads, changes and deletes detection rules (docs/interface.md 2.3, 3.1, 4.2). */
 export class DetectionRuleService {
   constructor(
     private readonly store: Store,

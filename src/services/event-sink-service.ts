@@ -15,7 +15,7 @@ export interface EventSinkInput {
   readonly args?: EventSinkArgsInput;
 }
 
-/** Creates, lists, reads, changes and deletes event sinks (interface 2.7, 4.3). Secrets are sealed before they reach the store. */
+/** Creates, lists, reads, changes and deletes event sinks (docs/interface.md 2.7, 4.3). Secrets are sealed before they reach the store. */
 export class EventSinkService {
   constructor(
     private readonly store: Store,

@@ -1,4 +1,4 @@
-import { KeyedLock, NotFoundError, ValidationError, messageOf, newId, type Clock } from '../core/index.js';
+import { ConflictError, KeyedLock, NotFoundError, ValidationError, messageOf, newId, type Clock } from '../core/index.js';
 import { effectiveState } from '../detections/index.js';
 import type { DetectionRuleRecord, Store, SyncSourceRecord } from '../store/index.js';
 import { describeActor, type Actor } from './actor.js';
@@ -81,7 +81,7 @@ export class RepositorySync {
         const plan = planSync(current.id, desired, await this.store.syncSources.rules(current.tenantId, current.id));
         const applied = await this.apply(current, plan, { commitSha, commitMessage }, actor, authorUserId);
         if (applied !== null) return { ...applied, files: withActions(files, plan, applied.createdIds), ignored: archive.ignored };
-        if (attempt === maxApplyAttempts) throw new Error(`sync of source ${current.id} kept meeting concurrent syncs`);
+        if (attempt === maxApplyAttempts) throw new ConflictError(`sync of source ${current.id} kept meeting concurrent syncs`);
         current = await this.store.syncSources.get(source.tenantId, source.id);
       }
     });

@@ -67,7 +67,7 @@ export const ruleTestRunsPerCaller = 2;
 export type TenantIndexes = (tenantId: string) => Promise<readonly IndexInfo[]>;
 
 /**
- * Rule files (interface 2.5, E14-E15) checked and tested, for the API, the CLI and repository
+ * Rule files (docs/interface.md 2.5, E14-E15) checked and tested, for the API, the CLI and repository
  * syncs. It needs no store: the CLI checks and tests files with no server and no data
  * directory. Tests need an events engine (`runner`); without one only checks are possible.
  */
@@ -123,6 +123,7 @@ export class RuleFileChecks implements RuleFileChecker {
   async testChecked(path: string, check: RuleFileCheck): Promise<RuleFileResult> {
     const definition = check.definition;
     if (definition === null) return reportOf(path, check, 'Invalid');
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: only a composition root without the engine leaves the runner out
     if (this.runner === null) throw new Error('rule tests need the events engine, which this process does not hold');
     try {
       const tests = await this.runner.runAll(definition);
@@ -141,6 +142,7 @@ export class RuleFileChecks implements RuleFileChecker {
 
   private async tenantIndexes(tenantId: string): Promise<readonly IndexInfo[]> {
     checkTenantId(tenantId);
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: only a composition root without the store leaves it out
     if (this.indexesOf === null) throw new Error('checking a rule file for a tenant needs the store');
     return this.indexesOf(tenantId);
   }

@@ -84,6 +84,7 @@ export function planSync(sourceId: string, desired: readonly DesiredRule[], exis
   const updates: { path: string; rule: DetectionRuleRecord; changes: Partial<SyncedRuleFields> }[] = [];
   const unchanged: { path: string; rule: DetectionRuleRecord }[] = [];
   for (const file of desired) {
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: the archive reader never yields a path twice
     if (wanted.has(file.path)) throw new Error(`planSync: ${file.path} is given twice`);
     wanted.add(file.path);
     const rule = byPath.get(file.path);

@@ -145,6 +145,7 @@ export class HttpPoster {
       }
       const first = list[0];
       if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, list);
+      // eslint-disable-next-line no-restricted-syntax -- the DNS lookup callback's own error, which the sink wraps as a delivery failure
       else if (first === undefined) (callback as (e: Error) => void)(new Error(`${hostname} has no address`));
       else callback(null, first.address, first.family);
     });

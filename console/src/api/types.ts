@@ -50,7 +50,7 @@ export interface FieldValues {
   readonly other_count: number;
 }
 
-/** An ad hoc query request (interface 2.1). */
+/** An ad hoc query request (docs/interface.md 2.1). */
 export interface QueryRequest {
   readonly query: string;
   readonly start_time: string;

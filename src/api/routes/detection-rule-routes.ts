@@ -19,7 +19,7 @@ import {
 import { ErrorBody, IdParams, TenantOnlyQuery, errorResponses } from '../schemas.js';
 
 /**
- * The public shape of a rule (interface 2.3). The create response shows `enabled` and
+ * The public shape of a rule (docs/interface.md 2.3). The create response shows `enabled` and
  * `enabled_override` in place of the state pair; get, list and update show the pair and also
  * `enabled` (true when the rule runs), which the published SDK's models require
  * (docs/compatibility.md); list items have no `event_sink_ids`.
@@ -85,7 +85,7 @@ function ruleInputOf(body: Omit<Partial<DetectionRuleCreateBody>, 'enabled_state
 
 const responses = { ...errorResponses, 409: Type.Ref(ErrorBody) };
 
-/** `/v1/detection_rule` (interface 4.2). Ids of rules the key cannot see answer 404, like unknown ones. */
+/** `/v1/detection_rule` (docs/interface.md 4.2). Ids of rules the key cannot see answer 404, like unknown ones. */
 export function registerDetectionRuleRoutes(app: FastifyInstance, rules: DetectionRuleService, maxJsonBodyBytes: number): void {
   const visible = (request: Parameters<typeof apiKeyOf>[0]) => {
     const key = apiKeyOf(request);

@@ -15,7 +15,7 @@ const yamlBody = {
 
 /**
  * `/v1/detection_rule_yaml`: check a rule file, run its tests, and upsert a rule by `push_key`
- * (detections.md 4.2, interface 2.5). Bodies are the file's text; every problem is answered with
+ * (detections.md 4.2, docs/interface.md 2.5). Bodies are the file's text; every problem is answered with
  * its line and column.
  */
 export function registerDetectionRuleYamlRoutes(app: FastifyInstance, ruleFiles: RuleFileService): void {
@@ -100,6 +100,7 @@ function throwUnlessTested(result: RuleFileResult): void {
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     throw new ValidationError(result.error?.split('\n')[0] ?? 'invalid rule file', { diagnostics: errors });
   }
+  // eslint-disable-next-line no-restricted-syntax -- the typed failure is thrown when there is one; this is its message alone
   if (result.status === 'ExecutionError') throw result.failure ?? new Error(result.error ?? 'running the tests failed');
 }
 

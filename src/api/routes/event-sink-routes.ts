@@ -19,7 +19,7 @@ import {
 import { SinkTestResponse } from '../console-schemas.js';
 import { IdParams, errorResponses } from '../schemas.js';
 
-/** The public shape of a sink (interface 2.7): `configuration` keyed by variant, never a secret. */
+/** The public shape of a sink (docs/interface.md 2.7): `configuration` keyed by variant, never a secret. */
 export function toEventSinkObject(sink: EventSinkRecord): EventSinkObject {
   return {
     id: sink.id,
@@ -35,7 +35,7 @@ export function toEventSinkObject(sink: EventSinkRecord): EventSinkObject {
 }
 
 /**
- * `/v1/event_sink` (interface 4.3). Ids of sinks the key cannot see answer 404, like unknown ones.
+ * `/v1/event_sink` (docs/interface.md 4.3). Ids of sinks the key cannot see answer 404, like unknown ones.
  * Requests may spell variants as the published product does (`Slack`, `PagerDuty`); answers use
  * the names `compat` says (published-names.ts). `POST /v1/event_sink/{id}/test` sends a test alert.
  */

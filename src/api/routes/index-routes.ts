@@ -8,7 +8,7 @@ import { actorOf, apiKeyOf, assertTenantAccess, visibleTenants } from '../auth.j
 import { IndexFieldsQuery, IndexFieldsResponse, IndexStatsResponse, IndexUpdateBody, TenantScopeQuery } from '../console-schemas.js';
 import { IdParams, IndexListQuery, IndexListResponse, IndexObject, errorResponses } from '../schemas.js';
 
-/** The public shape of an index (interface 2.8, plus its settings). */
+/** The public shape of an index (docs/interface.md 2.8, plus its settings). */
 export function toIndexObject(index: IndexRecord): IndexObject {
   return {
     id: index.id,
@@ -29,7 +29,7 @@ function visibleIndex(indexes: IndexService, request: FastifyRequest, id: string
 }
 
 /**
- * `GET /v1/index` and `GET /v1/index/{id}` (interface 4.4): user indexes only; and the console's
+ * `GET /v1/index` and `GET /v1/index/{id}` (docs/interface.md 4.4): user indexes only; and the console's
  * additions (docs/api.md): `PUT /v1/index/{id}`, and with the events engine its stats and fields.
  */
 export function registerIndexRoutes(app: FastifyInstance, indexes: IndexService, insights: IndexInsights | null): void {

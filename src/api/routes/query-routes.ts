@@ -7,7 +7,7 @@ import { publishedColumn, publishedRow } from '../published-names.js';
 import { QueryBody, QueryIdParams, QueryProgressQuery, QueryStartResponse, errorResponses } from '../schemas.js';
 
 /**
- * The result object of interface 2.2; progress rows are flat, blocking rows carry their row id.
+ * The result object of docs/interface.md 2.2; progress rows are flat, blocking rows carry their row id.
  * `column_tags` (no column has tags) and `table_type` (`LogSearch` for events, `GenericTable` for
  * an aggregated table) are fields the published SDK requires. With `api_compat: scanner`, rows of
  * both endpoints carry their row id as that SDK parses them, and `@svc.` columns are `@scanner.`.
@@ -46,7 +46,7 @@ async function dropNulls(request: { body: unknown }): Promise<void> {
   for (const field of nullableFields) if ((body as Record<string, unknown>)[field] === null) delete (body as Record<string, unknown>)[field];
 }
 
-/** The ad hoc query endpoints of interface 4.1. */
+/** The ad hoc query endpoints of docs/interface.md 4.1. */
 export function registerQueryRoutes(app: FastifyInstance, search: SearchService, compat: ApiCompat): void {
   app.post<{ Body: QueryBody }>(
     '/v1/start_query',

@@ -31,6 +31,7 @@ export const elasticsearchClientConstraint = {
   deriveConstraint: (request: { headers: IncomingHttpHeaders }): string | undefined => (isElasticsearchClient(request.headers) ? 'yes' : undefined),
   mustMatchWhenDerived: false,
   validate(value: unknown): void {
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: a route's own constraint value
     if (value !== 'yes') throw new Error('elasticsearchClient constraint takes "yes"');
   },
 };

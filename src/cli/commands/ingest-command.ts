@@ -1,5 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
-import { ValidationError, messageOf } from '../../core/index.js';
+import { ConflictError, IngestError, ValidationError, messageOf } from '../../core/index.js';
 import { cliActor, type IngestService } from '../../services/index.js';
 import type { LineError } from '../../ingest/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
@@ -100,7 +100,7 @@ export async function runIngestCommand(ctx: CliContext, files: readonly string[]
     }
   } else {
     const server = ctx.runningServer(config.dataDir);
-    if (!server) throw new Error('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
+    if (!server) throw new ConflictError('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
     const apiKey = serverApiKey(config, options.apiKey);
     await run((chunk) => ingestOverHttp(server.url, apiKey, chunk, options));
   }
@@ -132,7 +132,7 @@ async function ingestFile(ctx: CliContext, file: string, chunkBytes: number, pie
   } catch (error) {
     const done = result.ingested + result.alreadyIngested;
     const written = done === 0 ? 'no events of it were ingested' : `its first ${formatCount(done)} events were ingested (lines 1 to ${doneThroughLine})`;
-    throw new Error(`${file}: ${messageOf(error)}; ${written}. Running the same command again skips what was ingested and goes on`, { cause: error });
+    throw new IngestError(`${file}: ${messageOf(error)}; ${written}. Running the same command again skips what was ingested and goes on`, { cause: error });
   }
   result.gzip ??= false;
   return result;
@@ -181,6 +181,7 @@ async function ingestOverHttp(url: string, apiKey: string, chunk: FileChunk, opt
     format?: string;
     duplicate?: boolean;
   };
+  // eslint-disable-next-line no-restricted-syntax -- relays the server's own error answer
   if (!response.ok) throw new Error(`server at ${url} refused lines ${chunk.firstLine} to ${chunk.lastLine}: ${body.error ?? response.statusText}`);
   return {
     ingested: body.ingested ?? 0,

@@ -1,4 +1,4 @@
-import { ValidationError, VigilError } from '../../core/index.js';
+import { ConflictError, ValidationError, VigilError } from '../../core/index.js';
 import { formatDiagnostic, prettySql, printQuery, renderTree } from '../../query/index.js';
 import { wireRowId, type SearchService, type TimeRange } from '../../search/index.js';
 import type { PrintableResult } from '../query-over-http.js';
@@ -34,7 +34,7 @@ export async function runQueryCommand(ctx: CliContext, text: string, options: Qu
   } catch (error) {
     if (!ctx.isDataDirBusy(error)) throw error;
     const server = ctx.runningServer(config.dataDir);
-    if (!server) throw new Error('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
+    if (!server) throw new ConflictError('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
     if (options.explain) throw new ValidationError(`--explain runs in process; stop the server (pid ${server.pid}) first`);
     // The server holds the engine: ask it, through the same service behind its HTTP API.
     const request = { tenant: options.tenant, text, range, maxRows, oldestFirst: options.oldestFirst === true };

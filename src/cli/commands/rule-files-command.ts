@@ -1,5 +1,5 @@
 import { RuleFileChecks, RuleTestRunner, type RuleTestResult } from '../../services/index.js';
-import { formatRfc3339Ns, silentLogger, systemClock } from '../../core/index.js';
+import { ConfigError, formatRfc3339Ns, silentLogger, systemClock } from '../../core/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { printJson } from '../output.js';
 import { readRuleFileSelection, type RuleFileOnDisk, type RuleFileSelection } from '../rule-file-paths.js';
@@ -63,7 +63,7 @@ async function local(ctx: CliContext, files: readonly RuleFileOnDisk[], mode: 'v
     // No test to run: no engine to start.
     return checked.map((c) => (c.status === 'Valid' ? { ...c, status: 'Passed' as const, tests: [] } : c));
   }
-  if (!ctx.openScratchEngine) throw new Error('this build cannot run rule tests offline: pass --api-url to run them on a server');
+  if (!ctx.openScratchEngine) throw new ConfigError('this build cannot run rule tests offline: pass --api-url to run them on a server');
   const scratch = await ctx.openScratchEngine();
   try {
     // The engine is thrown away afterwards, so the tests' scratch events need no deleting.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { toPreviewBody, type PreviewResponseBody } from '../../api/index.js';
-import { ValidationError, formatRfc3339Ns, messageOf } from '../../core/index.js';
+import { ConflictError, ValidationError, formatRfc3339Ns, messageOf } from '../../core/index.js';
 import type { PreviewRequest } from '../../services/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { printJson, printTable } from '../output.js';
@@ -46,6 +46,7 @@ export async function runRulesPreview(ctx: CliContext, id: string | undefined, o
   if (opened !== null) {
     try {
       const previews = opened.services.previews;
+      // eslint-disable-next-line no-restricted-syntax -- internal invariant: the CLI opened the services with the engine
       if (previews === null) throw new Error('rule previews need the events engine');
       body = toPreviewBody(await previews.preview(options.tenant, request));
     } finally {
@@ -53,7 +54,7 @@ export async function runRulesPreview(ctx: CliContext, id: string | undefined, o
     }
   } else {
     const server = ctx.runningServer(config.dataDir);
-    if (!server) throw new Error('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
+    if (!server) throw new ConflictError('the data dir is locked by another vigil process that is not serving HTTP; wait for it to finish');
     body = await previewOverHttp(server.url, serverApiKey(config, options.apiKey), options.tenant, request);
   }
   if (options.json) printJson(ctx.stdout, body);
@@ -84,6 +85,7 @@ async function previewOverHttp(url: string, apiKey: string, tenant: string, requ
   });
   const body = (await response.json().catch(() => ({}))) as PreviewResponseBody & { error?: string };
   if (response.status === 400) throw new ValidationError(body.error ?? 'the server refused the preview');
+  // eslint-disable-next-line no-restricted-syntax -- relays the server's own error answer
   if (!response.ok) throw new Error(`server at ${url} answered ${response.status}: ${body.error ?? response.statusText}`);
   return body;
 }

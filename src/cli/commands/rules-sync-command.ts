@@ -59,6 +59,7 @@ export async function runRulesSync(ctx: CliContext, dir: string, options: RulesS
   try {
     response = await fetch(`${url}/v1/upload_git_repo_zipball`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
   } catch (cause) {
+    // eslint-disable-next-line no-restricted-syntax -- a network failure reaching the server, with its cause
     throw new Error(`cannot reach the server at ${url}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`);
   }
   const answer = (await response.json().catch(() => ({}))) as SyncAnswer;

@@ -17,7 +17,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * it inflates or reads. A rule file is named `*.yml`/`*.yaml` (any case), lies in no folder whose
  * name starts with `.` (`.github/workflows/*.yml` are CI files), is UTF-8 text, and either starts
  * with a `# schema:` comment (every Scanner rule file does) or has a top-level `query_text:` key
- * (interface 2.5 makes the header optional, and a broken rule must fail rather than vanish).
+ * (docs/interface.md 2.5 makes the header optional, and a broken rule must fail rather than vanish).
  */
 export function classifyRepositoryFile(path: string, read: () => Uint8Array): RepositoryFileKind {
   if (!/\.ya?ml$/i.test(path)) return { kind: 'other' };

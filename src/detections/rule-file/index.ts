@@ -1,7 +1,7 @@
 /**
- * detections/rule-file: rules as YAML files, pure — definition model, checked reader, canonical
- * printer, API conversions, JSON Schema, which files of a repository (or its zip) are rules, and
- * what a rule test needs. Imports core, domain, query, store and the detections model.
+ * detections/rule-file: rules as YAML files (docs/interface.md 2.5), pure — definition model, checked
+ * reader, canonical printer, API conversions, JSON Schema, which files of a repository (or its zip)
+ * are rules, and what a rule test needs. Imports core, domain, query, store and the detections model.
  */
 export { datasetFormats, definitionDefaults, type DatasetFormat, type RuleDefinition, type RuleTestDefinition } from './rule-definition.js';
 export { readRuleFile, type RuleFileCheck, type RuleFileOptions } from './read-rule-file.js';

@@ -4,7 +4,7 @@ import { recordValidation, type FileProblems } from './file-problems.js';
 import { isMap, isScalar, isSeq, mapEntries, seqItems, type YamlNode } from './yaml-source.js';
 
 /**
- * Reads `alert_template` (interface 2.6): the shapes are checked here, item by item with
+ * Reads `alert_template` (docs/interface.md 2.6): the shapes are checked here, item by item with
  * positions (the API's body schema does this for JSON), then the shared template check (labels,
  * values, `{{ }}` expressions) runs on the value. Both forms are read; the definition holds the
  * current one. Null for `alert_template: null`, undefined after an error.

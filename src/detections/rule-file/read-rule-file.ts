@@ -12,7 +12,7 @@ import { definitionDefaults, type RuleDefinition } from './rule-definition.js';
 import { readBoolean, readInteger, readNullableInteger, readNullableString, readString, readStringList } from './yaml-values.js';
 import { isScalar, mapEntries, YamlSource, type YamlNode } from './yaml-source.js';
 
-/** The fields of a rule file (interface 2.5), in the order files are printed. */
+/** The fields of a rule file (docs/interface.md 2.5), in the order files are printed. */
 const ruleFileFields = [
   'name', 'description', 'enabled', 'severity', 'query_text', 'time_range_s', 'run_frequency_s', 'dedup_window_s', 'debounce',
   'alert_per_row', 'event_sink_keys', 'push_key', 'tags', 'alert_template', 'tests',
@@ -47,7 +47,7 @@ export interface RuleFileCheck {
 }
 
 /**
- * Reads and checks a rule file (YAML, interface 2.5 with the compatibility spellings of E14):
+ * Reads and checks a rule file (YAML, docs/interface.md 2.5 with the compatibility spellings of E14):
  * types, required fields, minute granularity, severities, templates, tests and their datasets,
  * and the query (parsed and analyzed, its problems at their position inside the file). Unknown
  * fields are warnings. Pure: no I/O.

@@ -9,7 +9,7 @@ export const testFieldNames = ['name', 'dataset_inline', 'dataset_format', 'expe
 const requiredTestFields = ['name', 'dataset_inline', 'expected_detection_result'] as const;
 
 /**
- * Reads the `tests` list (interface 2.5 "Rule test", detections.md 3.3): every test's fields and
+ * Reads the `tests` list (docs/interface.md 2.5 "Rule test", detections.md 3.3): every test's fields and
  * every line of its dataset, each problem at its position (a dataset line's problem at the line
  * in the file). Undefined when anything is wrong.
  */

@@ -3,7 +3,7 @@ import type { RuleFieldsInput } from '../rule-input.js';
 import type { RuleDefinition, RuleTestDefinition } from './rule-definition.js';
 
 /**
- * The fields of the API rule object (interface 2.3) that a definition carries, as the API spells
+ * The fields of the API rule object (docs/interface.md 2.3) that a definition carries, as the API spells
  * them. A definition's tests and sink keys have no place in it: tests travel beside it, and sink
  * keys become sink ids through the tenant's key map.
  */

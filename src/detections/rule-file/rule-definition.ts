@@ -4,7 +4,7 @@ import type { AlertTemplateRecord, EnabledState, Severity } from '../../domain/i
 export const datasetFormats = ['LegacyFlatten', 'RawJson', 'FlatTable'] as const;
 export type DatasetFormat = (typeof datasetFormats)[number];
 
-/** One rule test of a definition (interface 2.5, "Rule test"). */
+/** One rule test of a definition (docs/interface.md 2.5, "Rule test"). */
 export interface RuleTestDefinition {
   readonly name: string;
   /** Newline-delimited JSON events, exactly as written in the file. */
@@ -17,7 +17,7 @@ export interface RuleTestDefinition {
 }
 
 /**
- * A detection rule in its definition (file and upsert) form, interface 2.5, after the
+ * A detection rule in its definition (file and upsert) form, docs/interface.md 2.5, after the
  * compatibility spellings of E14 were read: `enabled: true|false` is Active|Paused, `dedup_window`
  * is `dedupWindowS`, `sync_key` is `pushKey`, `Information` is `Informational`, and the deprecated
  * pair-array template form is in the current form. Every optional field holds its default when
@@ -36,7 +36,7 @@ export interface RuleDefinition {
   readonly dedupWindowS: number | null;
   /** Null: no state given (a new upserted rule is then Paused, a synced one takes no state). */
   readonly enabled: EnabledState | null;
-  /** Symbolic sink names, resolved per tenant (interface 2.5, detections.md 3.4). */
+  /** Symbolic sink names, resolved per tenant (docs/interface.md 2.5, detections.md 3.4). */
   readonly eventSinkKeys: readonly string[];
   /** The rule's stable identifier within its tenant for single-rule upsert (stored as `sync_key`). */
   readonly pushKey: string | null;
@@ -45,7 +45,7 @@ export interface RuleDefinition {
   readonly tests: readonly RuleTestDefinition[];
 }
 
-/** The values of the optional fields when a file leaves them out (interface 2.5). */
+/** The values of the optional fields when a file leaves them out (docs/interface.md 2.5). */
 export const definitionDefaults = {
   alertPerRow: false,
   alertTemplate: null,

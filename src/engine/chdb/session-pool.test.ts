@@ -84,8 +84,8 @@ describe('SessionPool', () => {
   it('keeps a session from detection windows for ad hoc queries', async () => {
     const pool = new SessionPool(fakeSessions(4));
     const granted: string[] = [];
-    for (const who of ['w1', 'w2', 'w3', 'w4']) ask(pool, who, detection, granted);
-    ask(pool, 'a1', adhoc('A'), granted);
+    for (const who of ['w1', 'w2', 'w3', 'w4']) void ask(pool, who, detection, granted);
+    void ask(pool, 'a1', adhoc('A'), granted);
     await settle();
     expect(granted).toEqual(['w1', 'w2', 'w3', 'a1']);
   });
@@ -100,7 +100,7 @@ describe('SessionPool', () => {
     abort.abort();
     await expect(a2).rejects.toThrow(/cancelled/);
     (await a1).release();
-    ask(pool, 'b1', adhoc('B'), granted);
+    void ask(pool, 'b1', adhoc('B'), granted);
     await settle();
     expect(granted).toEqual(['a1', 'b1']);
   });

@@ -86,6 +86,7 @@ function callItems(call: AggregationCall, args: readonly Pair[], prefix: string)
 /** The exact value of a decimal literal (`99.9`, `1e2`) as numerator / denominator. */
 export function decimalFraction(text: string): { numerator: bigint; denominator: bigint } {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: the lexer accepted the literal
   if (match === null) throw new Error(`not a decimal literal: ${text}`);
   const [, sign = '', whole = '0', fraction = '', exponentText = '0'] = match;
   let numerator = BigInt(sign + whole + fraction);

@@ -2,7 +2,7 @@
  * Many event filters over the same tenant and time range in one statement. Detection rules are
  * mostly filters for something rare, and a thousand of them share each minute's window: one scan
  * under the union of their text-index prefilters, then each filter evaluated only on the rows that
- * scan keeps, costs a fraction of a statement per rule (docs/benchmarks.md, detections).
+ * scan keeps, costs a fraction of a statement per rule (docs/benchmarks-journal.md, detections).
  */
 import { sqlInteger, sqlString, sqlTimestampNs } from '../../core/index.js';
 import type { AnalyzedQuery } from '../analyzer/analyze-query.js';

@@ -228,6 +228,7 @@ function compileCompare(op: string, term: Value, value: SqlValue): string {
       return op === '==' ? equal : `(NOT ${equal})`;
     }
     default:
+      // eslint-disable-next-line no-restricted-syntax -- internal invariant: the parser accepts only these operators
       throw new Error(`unknown comparison operator ${op}`);
   }
 }

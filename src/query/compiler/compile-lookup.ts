@@ -22,6 +22,7 @@ export interface LookupAssignment {
 /** The columns a lookup sets, each computed from the table before the command. */
 export function compileLookup(command: LookupCommand, env: SqlEnv, analyzed: AnalyzedQuery, tenant: string, indexNames: ReadonlyMap<string, string>): LookupAssignment[] {
   const table = analyzed.lookups.get(command);
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: the analyzer resolves every lookup first
   if (table === undefined) throw new Error(`lookup table '${command.table.name}' was not resolved by the analyzer`);
   const key = valueText(resolveColumn(env, lookupField(command), indexNames).value);
   const cell = (column: string): string => `cells[${sqlInteger(table.columns.indexOf(column) + 1)}]`;

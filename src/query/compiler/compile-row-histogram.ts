@@ -33,6 +33,7 @@ export interface CompiledRowHistogram {
 
 /** Compiles the per-bucket row count of a checked query over a range. */
 export function compileRowHistogram(analyzed: AnalyzedQuery, options: RowHistogramOptions): CompiledRowHistogram {
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: the caller sizes the buckets
   if (options.bucketNs <= 0n || options.firstBucketNs > options.startNs) throw new Error('a histogram needs positive buckets starting at or before the range');
   const prefix = rowWisePrefix(analyzed.query.pipeline);
   const countsResultRows = prefix.length === analyzed.query.pipeline.length;

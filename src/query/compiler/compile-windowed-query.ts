@@ -46,6 +46,7 @@ export function compileWindowedQuery(analyzed: AnalyzedQuery, options: WindowedO
   const prefix = rowWisePrefix(pipeline);
   if (prefix.length === pipeline.length) return null;
   const w = options.windows;
+  // eslint-disable-next-line no-restricted-syntax -- internal invariant: the window plan builds the series
   if (w.count < 1 || w.frequencyNs <= 0n || w.rangeNs < w.frequencyNs) throw new Error('a window series needs windows at least as long as their spacing');
   const startNs = w.firstEndNs - w.rangeNs;
   const endNs = w.firstEndNs + BigInt(w.count - 1) * w.frequencyNs;

@@ -97,8 +97,8 @@ class WorkerSqliteConnection implements DatabaseConnection {
     return result as QueryResult<R>;
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    // eslint-disable-next-line no-restricted-syntax -- internal invariant: no caller streams
     throw new Error('the SQLite store does not stream query results');
   }
 }

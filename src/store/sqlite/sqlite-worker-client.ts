@@ -57,6 +57,7 @@ class SqliteThread {
     this.worker.unref();
     this.worker.on('message', (response: WorkerResponse) => this.settle(response));
     this.worker.on('error', (error) => this.stop(error));
+    // eslint-disable-next-line no-restricted-syntax -- the thread's death, as raw as better-sqlite3's errors; the store's callers wrap it
     this.worker.on('exit', (code) => this.stop(new Error(`the store's thread exited (${code})`)));
   }
 
@@ -151,6 +152,7 @@ export class SqliteWorkerClient {
  * is gone); anything else keeps SQLite's code for the repositories (constraint violations).
  */
 function errorOf(failure: WorkerFailure): Error {
+  // eslint-disable-next-line no-restricted-syntax -- rebuilds SQLite's error from the thread as the cause of the typed error below
   const cause = Object.assign(new Error(failure.message), failure.code === undefined ? {} : { code: failure.code });
   const fault = failure.notWritable ? 'not_writable' : failure.code === 'SQLITE_FULL' ? 'full' : null;
   if (fault !== null) {
