@@ -31,10 +31,28 @@ const usage = `usage: npm run bench -- detections [options]
   --keep             keep the data dir`;
 
 const commonSources = ['s3.amazonaws.com', 'ec2.amazonaws.com', 'iam.amazonaws.com', 'sts.amazonaws.com', 'kms.amazonaws.com'];
-const commonNames = ['GetObject', 'PutObject', 'ListBuckets', 'DescribeInstances', 'AssumeRole', 'Decrypt', 'GetCallerIdentity', 'ListUsers', 'HeadObject', 'DescribeVolumes', 'GenerateDataKey', 'GetRole'];
+const commonNames = [
+  'GetObject',
+  'PutObject',
+  'ListBuckets',
+  'DescribeInstances',
+  'AssumeRole',
+  'Decrypt',
+  'GetCallerIdentity',
+  'ListUsers',
+  'HeadObject',
+  'DescribeVolumes',
+  'GenerateDataKey',
+  'GetRole',
+];
 
 function quantile(values: readonly number[], q: number): number {
-  return values.length === 0 ? Number.NaN : nearestRank([...values].sort((a, b) => a - b), q);
+  return values.length === 0
+    ? Number.NaN
+    : nearestRank(
+        [...values].sort((a, b) => a - b),
+        q,
+      );
 }
 
 const seconds = (ms: number): string => (Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(2)} s`);
@@ -194,13 +212,21 @@ export async function runDetectionsBench(_repoDir: string, argv: readonly string
     const lagP99 = quantile(lags, 0.99);
     const deliveryP50 = quantile(delivery, 0.5);
     log('');
-    log(`machine: ${availableParallelism()} cpus, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    log(
+      `machine: ${availableParallelism()} cpus, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     log(`events ingested: ${ingested} (${(ingested / ((Date.now() - start) / 1000)).toFixed(0)}/s)`);
     log(`rule windows: ${runs.ok} ok, ${runs.failed} failed, ${runs.timeout} timed out; rules behind the last window: ${behind}; windows skipped: ${skipped}`);
-    log(`window evaluation: p50 ${seconds(quantile(durations, 0.5))}, p99 ${seconds(quantile(durations, 0.99))} (waiting for a statement, query, detections, commit; ${values.runs} statements at once, up to ${values.batch} windows each)`);
+    log(
+      `window evaluation: p50 ${seconds(quantile(durations, 0.5))}, p99 ${seconds(quantile(durations, 0.99))} (waiting for a statement, query, detections, commit; ${values.runs} statements at once, up to ${values.batch} windows each)`,
+    );
     log(`window done after end + settle: p50 ${seconds(quantile(finishLags, 0.5))}, p99 ${seconds(quantile(finishLags, 0.99))} (scheduler lag plus evaluation)`);
     log(`scheduler lag: p50 ${seconds(quantile(lags, 0.5))}, p99 ${seconds(lagP99)}, max ${seconds(Math.max(...lags))} over ${lags.length} windows`);
-    log(`window end → webhook: p50 ${seconds(deliveryP50)}, p95 ${seconds(quantile(delivery, 0.95))}, max ${seconds(Math.max(...delivery))} over ${delivery.length} alerts (${receiver.requests.length} requests, ${alertIds.size} distinct alerts)`);
+    log(
+      `window end → webhook: p50 ${seconds(deliveryP50)}, p95 ${seconds(quantile(delivery, 0.95))}, max ${seconds(Math.max(...delivery))} over ${delivery.length} alerts (${receiver.requests.length} requests, ${alertIds.size} distinct alerts)`,
+    );
     const targets = [
       ['scheduler lag p99 ≤ 10 s', lagP99 <= 10_000],
       // Lag is taken when a window starts; with shared statements its wait comes after, so the

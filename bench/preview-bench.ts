@@ -68,9 +68,13 @@ export async function runPreviewBench(_repoDir: string, argv: readonly string[])
         }
       }
       const text = lines.join('\n');
-      await services.ingest!.ingest({ tenantId: tenant, index: 'bench', format: 'ndjson' }, (async function* () {
-        yield text;
-      })(), cliActor);
+      await services.ingest!.ingest(
+        { tenantId: tenant, index: 'bench', format: 'ndjson' },
+        (async function* () {
+          yield text;
+        })(),
+        cliActor,
+      );
     }
     const engine = runtime.engine!;
     let statements = 0;
@@ -86,7 +90,11 @@ export async function runPreviewBench(_repoDir: string, argv: readonly string[])
       ['common filter (1 %)', '@index=bench errorCode: AccessDenied'],
       ['aggregation', '@index=bench errorCode: AccessDenied | stats count() as denials | where denials >= 2'],
     ] as const;
-    log(`machine: ${availableParallelism()} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    log(
+      `machine: ${availableParallelism()} cores, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     log('rule                   windows  alerted  statements  wall s   CPU s   | baseline: windows  statements  CPU s   | CPU per window: preview  baseline  ratio');
     for (const [label, queryText] of rules) {
       const rule = ruleRecord({ tenantId: tenant, queryText, timeRangeS: 300, runFrequencyS: 60, debounce: true });
@@ -99,7 +107,11 @@ export async function runPreviewBench(_repoDir: string, argv: readonly string[])
         return { ...result, statements, wallS: (performance.now() - wall) / 1000, cpuS: (used.user + used.system) / 1e6 };
       };
       const preview = await measure(() =>
-        services.previews!.preview(tenant, { startTime: new Date(startMs).toISOString(), endTime: new Date(endMs).toISOString(), rule: { queryText, timeRangeS: 300, runFrequencyS: 60 } }),
+        services.previews!.preview(tenant, {
+          startTime: new Date(startMs).toISOString(),
+          endTime: new Date(endMs).toISOString(),
+          rule: { queryText, timeRangeS: 300, runFrequencyS: 60 },
+        }),
       );
       const windows = previewWindows(rule, startMs, endMs).slice(0, baselineWindows);
       const deps = { clock: runtime.clock, newId, maxRows: 10_000, maxListed: 500 };
@@ -108,7 +120,12 @@ export async function runPreviewBench(_repoDir: string, argv: readonly string[])
           rule,
           (async function* (): AsyncGenerator<PreviewWindowResult> {
             for (const window of windows) {
-              const result = await services.search!.windows.runOnce(tenant, queryText, { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n }, 10_000);
+              const result = await services.search!.windows.runOnce(
+                tenant,
+                queryText,
+                { startNs: BigInt(window.startMs) * 1_000_000n, endNs: BigInt(window.endMs) * 1_000_000n },
+                10_000,
+              );
               yield { window, result };
             }
           })(),

@@ -55,14 +55,19 @@ export async function runQueryApiMode(options: ApiModeOptions): Promise<number> 
     log('building dist/ (npx tsc -p tsconfig.build.json) …');
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
   }
-  const picked = termsOfInProcessRun(repoDir, options.marker, options.optimized) ?? { terms: await pickTermsInProcess(dataDir, options.range, log), source: 'picked in process before the server started', inProcess: new Map<string, number>() };
+  const picked = termsOfInProcessRun(repoDir, options.marker, options.optimized) ?? {
+    terms: await pickTermsInProcess(dataDir, options.range, log),
+    source: 'picked in process before the server started',
+    inProcess: new Map<string, number>(),
+  };
   log(`terms ${picked.source}`);
   const apiKey = await benchApiKey(repoDir, dataDir, log);
 
   const logPath = join(repoDir, '.bench', 'query-api-server.log');
   rmSync(logPath, { force: true });
   // Past the default per-tenant limit of 4 running queries the clients would get 429s.
-  const env: Record<string, string> = options.clients > 4 ? { VIGIL_MAX_CONCURRENT_QUERIES_PER_TENANT: String(options.clients), VIGIL_MAX_CONCURRENT_QUERIES: String(Math.max(8, options.clients)) } : {};
+  const env: Record<string, string> =
+    options.clients > 4 ? { VIGIL_MAX_CONCURRENT_QUERIES_PER_TENANT: String(options.clients), VIGIL_MAX_CONCURRENT_QUERIES: String(Math.max(8, options.clients)) } : {};
   log(`starting vigil serve on ${dataDir} (log ${logPath}) …`);
   const server = await VigilServerProcess.start(repoDir, dataDir, { logPath, env });
   const client = new QueryApiClient(server.url, apiKey);
@@ -71,16 +76,24 @@ export async function runQueryApiMode(options: ApiModeOptions): Promise<number> 
     const all = benchQueries(picked.terms);
     const queries = all.filter((q) => !options.only || options.only.has(q.name));
     const phrase = all.find((q) => q.name === 'phrase')!;
-    const scans = options.scanQuery !== null ? [{ name: 'custom', text: options.scanQuery, maxRows: scanMaxRows }] : [{ name: 'phrase-all', text: phrase.text, maxRows: scanMaxRows }, { name: 'everything', text: '*', maxRows: scanMaxRows }];
+    const scans =
+      options.scanQuery !== null
+        ? [{ name: 'custom', text: options.scanQuery, maxRows: scanMaxRows }]
+        : [
+            { name: 'phrase-all', text: phrase.text, maxRows: scanMaxRows },
+            { name: 'everything', text: '*', maxRows: scanMaxRows },
+          ];
     log(`server ${server.url} (pid ${server.pid}); ${options.clients} clients × ${options.runs} requests per query after a warm-up, ${options.serialRuns} by one client first`);
 
     // A fresh server answers its first queries several times slower (caches, sessions, its
     // start-up maintenance): every query runs once before anything is timed.
     log('warming the server up: every query once …');
-    for (const query of queries) expectOk(await client.blocking({ query: query.text, ...range, max_rows: query.maxRows }, `${query.name}-server-warm`), `blocking_query ${query.name}`);
+    for (const query of queries)
+      expectOk(await client.blocking({ query: query.text, ...range, max_rows: query.maxRows }, `${query.name}-server-warm`), `blocking_query ${query.name}`);
     const loadBefore = loadavg()[0]!;
     const blocking: BlockingTiming[] = [];
-    for (const query of queries) blocking.push(await timeBlockingQuery(query, { client, range, clients: options.clients, runs: options.runs, serialRuns: options.serialRuns, log }));
+    for (const query of queries)
+      blocking.push(await timeBlockingQuery(query, { client, range, clients: options.clients, runs: options.runs, serialRuns: options.serialRuns, log }));
     const scanTimings: ScanTiming[] = [];
     if (options.scanRuns > 0) for (const scan of scans) scanTimings.push(await timeScan(client, scan, range, options.scanRuns, options.pollMs, log));
     const load = { before: loadBefore, after: loadavg()[0]! };
@@ -91,12 +104,26 @@ export async function runQueryApiMode(options: ApiModeOptions): Promise<number> 
     const scanSummary = scanTimings.map((s) => summarizeScan(s, serverMs));
     const checks = checkApiTargets(blockingSummary, scanSummary);
     mkdirSync(dirname(options.savePath), { recursive: true });
-    const settings = { clients: options.clients, runs: options.runs, serialRuns: options.serialRuns, scanRuns: options.scanRuns, pollMs: options.pollMs, server: 'node bin/vigil.js serve (dist/), default settings', env };
+    const settings = {
+      clients: options.clients,
+      runs: options.runs,
+      serialRuns: options.serialRuns,
+      scanRuns: options.scanRuns,
+      pollMs: options.pollMs,
+      server: 'node bin/vigil.js serve (dist/), default settings',
+      env,
+    };
     writeFileSync(
       options.savePath,
       `${JSON.stringify({ mode: 'api', ...options.context, settings, range, terms: picked.terms, termsSource: picked.source, load, blocking: blockingSummary, scans: scanSummary, checks, raw: { blocking, scans: scanTimings } }, null, 2)}\n`,
     );
-    process.stdout.write(options.header(load, picked.terms, `${options.clients} clients × ${options.runs} blocking_query per query (+ ${options.serialRuns} by 1 client), ${options.scanRuns} runs per scan`));
+    process.stdout.write(
+      options.header(
+        load,
+        picked.terms,
+        `${options.clients} clients × ${options.runs} blocking_query per query (+ ${options.serialRuns} by 1 client), ${options.scanRuns} runs per scan`,
+      ),
+    );
     process.stdout.write(formatApiReport(blockingSummary, scanSummary, checks));
     log(`results saved to ${options.savePath}`);
     return checks.every((c) => c.pass) ? 0 : 1;
@@ -128,7 +155,13 @@ function termsOfInProcessRun(repoDir: string, marker: LoadMarker, optimized: boo
     .map((f) => f.path);
   for (const file of files) {
     try {
-      const run = JSON.parse(readFileSync(file, 'utf8')) as { mode?: string; data?: LoadMarker; optimized?: unknown; terms?: PickedTerms; timings?: { query: { name: string }; product: { median: number } }[] };
+      const run = JSON.parse(readFileSync(file, 'utf8')) as {
+        mode?: string;
+        data?: LoadMarker;
+        optimized?: unknown;
+        terms?: PickedTerms;
+        timings?: { query: { name: string }; product: { median: number } }[];
+      };
       if (run.mode === 'api' || !run.terms?.rareToken || !run.timings) continue;
       if ((run.optimized !== null && run.optimized !== undefined) !== optimized) continue;
       if (run.data?.loadedAt !== marker.loadedAt || run.data.replayFile !== marker.replayFile) continue;

@@ -116,12 +116,19 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
   if (options.rg) execFileSync('rg', ['--version']); // fails early, with ENOENT, when ripgrep is missing
 
   const replay = await ensureReplayFile({ repoDir, dataset: options.dataset, events: options.events, anchorDay: options.anchorDay, windowDays: options.windowDays }, log);
-  log(`replay file ${replay.path}: ${replay.meta.events} events, ${(replay.meta.rawBytes / 1e6).toFixed(0)} MB raw${replay.generated ? ` (generated in ${replay.meta.generationSeconds} s)` : ' (cached)'}`);
+  log(
+    `replay file ${replay.path}: ${replay.meta.events} events, ${(replay.meta.rawBytes / 1e6).toFixed(0)} MB raw${replay.generated ? ` (generated in ${replay.meta.generationSeconds} s)` : ' (cached)'}`,
+  );
   const data = await ensureLoadedDataDir(repoDir, replay, log);
   const m = data.marker;
-  log(`data dir ${data.dataDir}${data.loaded ? '' : ' (cached)'}: ${m.rows} rows, ${m.parts} parts, ${(m.bytesOnDisk / 1e6).toFixed(0)} MB on disk; loaded in ${m.loadSeconds} s (${Math.round(m.ingested / m.loadSeconds)} events/s) + ${m.settleSeconds} s of merges`);
+  log(
+    `data dir ${data.dataDir}${data.loaded ? '' : ' (cached)'}: ${m.rows} rows, ${m.parts} parts, ${(m.bytesOnDisk / 1e6).toFixed(0)} MB on disk; loaded in ${m.loadSeconds} s (${Math.round(m.ingested / m.loadSeconds)} events/s) + ${m.settleSeconds} s of merges`,
+  );
   const optimized = options.optimize ? await ensureOptimizedCopy(data, log) : null;
-  if (optimized) log(`timing on ${optimized.dataDir}: ${optimized.marker.parts} parts, ${(optimized.marker.bytesOnDisk / 1e6).toFixed(0)} MB (OPTIMIZE FINAL took ${optimized.marker.optimizeSeconds} s)`);
+  if (optimized)
+    log(
+      `timing on ${optimized.dataDir}: ${optimized.marker.parts} parts, ${(optimized.marker.bytesOnDisk / 1e6).toFixed(0)} MB (OPTIMIZE FINAL took ${optimized.marker.optimizeSeconds} s)`,
+    );
   const layout = await ensureCurrentSchema(optimized?.dataDir ?? data.dataDir, log);
   if (layout.waitedSeconds > 0) log(`schema brought up to date; its background work took ${layout.waitedSeconds.toFixed(0)} s`);
   const parts = layout.activeParts;
@@ -134,26 +141,59 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
     startNs: BigInt(Date.parse(replay.meta.windowStart)) * 1_000_000n,
     endNs: BigInt(Date.parse(m.loadedAt) + 3_600_000) * 1_000_000n,
   };
-  const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version, platform: `${process.platform} ${process.arch}` };
+  const machine = {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryBytes: totalmem(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const savePath = (mode: string): string => join(repoDir, '.bench', 'results', `query-${mode}${options.dataset}-n${options.events}${optimized ? '-optimized' : ''}-${stamp}.json`);
   const header = (load: { before: number; after: number }, terms: PickedTerms | null, runsNote: string): string => {
-    const state = parts !== loadedParts ? `${loadedParts} ${optimized ? 'after OPTIMIZE FINAL' : 'as ingested'}, merged since by the engine` : optimized ? 'after OPTIMIZE FINAL' : 'as ingested, background merges settled';
+    const state =
+      parts !== loadedParts
+        ? `${loadedParts} ${optimized ? 'after OPTIMIZE FINAL' : 'as ingested'}, merged since by the engine`
+        : optimized
+          ? 'after OPTIMIZE FINAL'
+          : 'as ingested, background merges settled';
     return [
       `machine: ${machine.cores} cores (${machine.cpu}), ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}; 1-min load ${load.before.toFixed(1)} → ${load.after.toFixed(1)}`,
       `data: ${m.rows.toLocaleString('en-US')} events (${options.dataset}), ${parts} parts (${state}), ${((optimized?.marker.bytesOnDisk ?? m.bytesOnDisk) / 1e6).toFixed(0)} MB on disk; ${runsNote}`,
-      ...(terms ? [`terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})`] : []),
+      ...(terms
+        ? [`terms: rare token ${terms.rareToken} (${terms.rareTokenCount} events), Hostname ${terms.hostname} (${terms.hostnameCount}), id.resp_h ${terms.ip} (${terms.ipCount})`]
+        : []),
       '',
     ].join('\n');
   };
   if (options.firstRun.length > 0) {
     const load = loadavg()[0] ?? 0;
     const note = `${options.runs} processes per query`;
-    return runFirstRunMode({ dataDir: optimized?.dataDir ?? data.dataDir, range, texts: options.firstRun, runs: options.runs, savePath: savePath('first-run-'), header: header({ before: load, after: load }, null, note), log });
+    return runFirstRunMode({
+      dataDir: optimized?.dataDir ?? data.dataDir,
+      range,
+      texts: options.firstRun,
+      runs: options.runs,
+      savePath: savePath('first-run-'),
+      header: header({ before: load, after: load }, null, note),
+      log,
+    });
   }
   if (options.api) {
     const context = { argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, activeParts: parts };
-    return runQueryApiMode({ repoDir, dataDir: optimized?.dataDir ?? data.dataDir, optimized: optimized !== null, marker: m, range, ...options.api, only: options.only, savePath: savePath('api-'), context, header, log });
+    return runQueryApiMode({
+      repoDir,
+      dataDir: optimized?.dataDir ?? data.dataDir,
+      optimized: optimized !== null,
+      marker: m,
+      range,
+      ...options.api,
+      only: options.only,
+      savePath: savePath('api-'),
+      context,
+      header,
+      log,
+    });
   }
   const runtime = await openBenchRuntime(optimized?.dataDir ?? data.dataDir);
   const timings: QueryTiming[] = [];
@@ -166,13 +206,29 @@ export async function runQueryBench(repoDir: string, argv: readonly string[]): P
     const indexes = async () => (await runtime.services.indexes.searchable(benchTenant)).map((r) => ({ id: r.id, name: r.name, system: r.kind === 'system' }));
     const loadBefore = loadavg()[0]!;
     for (const query of queries) {
-      timings.push(await timeQuery(query, { engine, recorder, search, indexes, range, runs: options.runs, wholeRangeRuns: options.wholeRangeRuns, rgRuns: options.rg ? options.rgRuns : 0, ndjson, log }));
+      timings.push(
+        await timeQuery(query, {
+          engine,
+          recorder,
+          search,
+          indexes,
+          range,
+          runs: options.runs,
+          wholeRangeRuns: options.wholeRangeRuns,
+          rgRuns: options.rg ? options.rgRuns : 0,
+          ndjson,
+          log,
+        }),
+      );
     }
     const checks = checkQueryTargets(timings);
     const saved = savePath('');
     mkdirSync(dirname(saved), { recursive: true });
     const load = { before: loadBefore, after: loadavg()[0]! };
-    writeFileSync(saved, `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, activeParts: parts, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`);
+    writeFileSync(
+      saved,
+      `${JSON.stringify({ argv, machine, replay: replay.meta, data: m, optimized: optimized?.marker ?? null, activeParts: parts, range: { startNs: String(range.startNs), endNs: String(range.endNs) }, terms, load, timings, checks }, null, 2)}\n`,
+    );
 
     process.stdout.write(header(load, terms, `${options.runs} runs per query, ${options.rgRuns} per rg`));
     process.stdout.write(formatQueryReport(timings, checks));

@@ -63,7 +63,9 @@ export function openBenchRuntime(dataDir: string): Promise<Runtime> {
 
 /** The loaded data dir for this replay file, ingesting it first when there is no complete one. */
 export async function ensureLoadedDataDir(repoDir: string, replay: ReplayFile, log: (line: string) => void): Promise<LoadedDataDir> {
-  const base = basename(replay.path).replace(/^replay-/, '').replace(/\.ndjson\.gz$/, '');
+  const base = basename(replay.path)
+    .replace(/^replay-/, '')
+    .replace(/\.ndjson\.gz$/, '');
   const dataDir = join(repoDir, '.bench', `query-${base}-l${loadVersion}`);
   const markerPath = join(dataDir, 'loaded.json');
   if (existsSync(markerPath)) return { dataDir, marker: JSON.parse(readFileSync(markerPath, 'utf8')) as LoadMarker, loaded: false };

@@ -29,7 +29,11 @@ export function checkQueryTargets(timings: readonly QueryTiming[]): TargetCheck[
   }
   const group = timings.find((t) => t.query.kind === 'groupbycount');
   if (group) {
-    checks.push({ target: `groupbycount over every event ≤ 150 ms`, pass: group.product.median <= 150, detail: `${ms(group.product.median)} over ${group.engine.rowsRead.toLocaleString('en-US')} rows read` });
+    checks.push({
+      target: `groupbycount over every event ≤ 150 ms`,
+      pass: group.product.median <= 150,
+      detail: `${ms(group.product.median)} over ${group.engine.rowsRead.toLocaleString('en-US')} rows read`,
+    });
   }
   return checks;
 }

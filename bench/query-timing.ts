@@ -86,15 +86,18 @@ export async function timeQuery(query: BenchQuery, options: TimingOptions): Prom
   const statements = engineRuns.at(-1)!.statements;
   const searchStatements = engineRuns.at(-1)!.byKind.search.statements;
 
-  const plan = await planQuery({
-    tenant: benchTenant,
-    text: query.text,
-    indexes: await options.indexes(),
-    startNs: range.startNs,
-    endNs: range.endNs,
-    order: 'desc',
-    limit: query.maxRows,
-  }, new FieldCatalogCache(options.engine, systemClock));
+  const plan = await planQuery(
+    {
+      tenant: benchTenant,
+      text: query.text,
+      indexes: await options.indexes(),
+      startNs: range.startNs,
+      endNs: range.endNs,
+      order: 'desc',
+      limit: query.maxRows,
+    },
+    new FieldCatalogCache(options.engine, systemClock),
+  );
   let wholeRange: QueryTiming['wholeRange'] = null;
   if (searchStatements > 1 && options.wholeRangeRuns > 0) {
     const times: number[] = [];

@@ -48,7 +48,10 @@ describe('probeDataDir (readiness) and checkDataDirWritable (startup)', () => {
 
   it('fail readiness with insufficient_storage, without the path, when less than the minimum is free', async () => {
     const failure = await probeDataDir(dir, Number.MAX_SAFE_INTEGER).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ code: ErrorCodes.insufficientStorage, message: expect.stringMatching(/^the disk holding the data dir has \d+ bytes free, less than the \d+ the service keeps \(data_dir_min_free_bytes\)$/) });
+    expect(failure).toMatchObject({
+      code: ErrorCodes.insufficientStorage,
+      message: expect.stringMatching(/^the disk holding the data dir has \d+ bytes free, less than the \d+ the service keeps \(data_dir_min_free_bytes\)$/),
+    });
   });
 
   it('name a data dir that is gone, without its path for readiness', async () => {

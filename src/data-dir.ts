@@ -111,7 +111,9 @@ function dataDirProblem(path: string, error: unknown): VigilError {
   const fault = storageFaultOf(error);
   if (fault === 'full') return new VigilError(ErrorCodes.insufficientStorage, `data dir ${path} is on a full disk (${code}): free space first`, { cause: error });
   if (fault === 'not_writable') {
-    return new VigilError(ErrorCodes.unavailable, `data dir ${path} cannot be written (${code}): make it writable (is it read-only, immutable, or another user's?)`, { cause: error });
+    return new VigilError(ErrorCodes.unavailable, `data dir ${path} cannot be written (${code}): make it writable (is it read-only, immutable, or another user's?)`, {
+      cause: error,
+    });
   }
   return new VigilError(ErrorCodes.unavailable, `data dir ${path} cannot be written: ${messageOf(error)}`, { cause: error });
 }
@@ -127,7 +129,10 @@ export async function probeDataDir(path: string, minFreeBytes: number): Promise<
     throw new VigilError(ErrorCodes.unavailable, `the data dir cannot be read (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`, { cause: error });
   });
   if (free < minFreeBytes) {
-    throw new VigilError(ErrorCodes.insufficientStorage, `the disk holding the data dir has ${free} bytes free, less than the ${minFreeBytes} the service keeps (data_dir_min_free_bytes)`);
+    throw new VigilError(
+      ErrorCodes.insufficientStorage,
+      `the disk holding the data dir has ${free} bytes free, less than the ${minFreeBytes} the service keeps (data_dir_min_free_bytes)`,
+    );
   }
   const probe = join(path, `.vigil-ready-check-${process.pid}`);
   try {

@@ -101,7 +101,10 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     // A path that exists under other methods (PATCH where PUT is meant) is 405, not an unknown route.
     const allowed = routeMethods.allowedFor(path);
     if (allowed.length > 0) {
-      return reply.status(405).header('allow', allowed.join(', ')).send({ error: `method ${request.method} is not allowed on ${shown}: use ${allowed.join(', ')}` });
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({ error: `method ${request.method} is not allowed on ${shown}: use ${allowed.join(', ')}` });
     }
     throw new NotFoundError(`no route ${request.method} ${shown}`);
   });

@@ -15,9 +15,15 @@ const NullableString = (description?: string) => NullableScalar<string>('string'
 
 export const MeResponse = Type.Object({
   api_key: Type.Object({ id: Type.String(), name: Type.String(), prefix: Type.String({ description: 'The first characters of the secret' }), admin: Type.Boolean() }),
-  tenants: Type.Array(Type.Object({ id: Type.String(), name: Type.String({ description: 'The tenant’s name (its id unless it was made under a name, as `default` is); tenant_id may give either' }) }), {
-    description: 'The tenants the key holds (every tenant for an admin key), by id',
-  }),
+  tenants: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String({ description: 'The tenant’s name (its id unless it was made under a name, as `default` is); tenant_id may give either' }),
+    }),
+    {
+      description: 'The tenants the key holds (every tenant for an admin key), by id',
+    },
+  ),
 });
 
 export const TenantScopeQuery = Type.Object({ tenant_id: Type.Optional(TenantId) }, { additionalProperties: false });

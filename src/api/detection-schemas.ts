@@ -34,8 +34,7 @@ const NullableEnabledState = (description: string) => NullableScalar<(typeof ena
 const SeverityInput = StringEnum(severityInputs, { description: 'OCSF severity; Information is accepted for Informational' });
 const Severity = StringEnum(severities);
 
-const deprecatedPair = (what: string) =>
-  Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: `Deprecated ${what} form: [label, value]` });
+const deprecatedPair = (what: string) => Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: `Deprecated ${what} form: [label, value]` });
 
 export const AlertTemplateInput = Type.Object(
   {
@@ -55,7 +54,12 @@ export const AlertTemplateInput = Type.Object(
       ),
     ),
     actions: Type.Optional(
-      Type.Array(Type.Union([Type.Object({ label: Type.String(), value: Type.String({ description: 'A URL (rendered as text when it is not one)' }) }, { additionalProperties: false }), deprecatedPair('action')])),
+      Type.Array(
+        Type.Union([
+          Type.Object({ label: Type.String(), value: Type.String({ description: 'A URL (rendered as text when it is not one)' }) }, { additionalProperties: false }),
+          deprecatedPair('action'),
+        ]),
+      ),
     ),
   },
   { additionalProperties: false, description: 'Current form, or the deprecated pair arrays (returned in the current form)' },
@@ -238,12 +242,17 @@ export const EventSinkObject = Type.Object(
     tenant_id: Type.String(),
     name: Type.String(),
     description: Type.String(),
-    event_sink_type: StringEnum([...eventSinkTypes, 'Slack', 'PagerDuty'], { description: 'Slack and PagerDuty (for Chat and Pager) when the server answers with published names (api_compat: scanner)' }),
+    event_sink_type: StringEnum([...eventSinkTypes, 'Slack', 'PagerDuty'], {
+      description: 'Slack and PagerDuty (for Chat and Pager) when the server answers with published names (api_compat: scanner)',
+    }),
     configuration: Type.Object(
       {
         Chat: Type.Optional(Type.Object({ channel_id: Type.Optional(Type.String()), channel: Type.Optional(Type.String()), chat_integration_id: Type.String() })),
         Slack: Type.Optional(
-          Type.Object({ channel_id: Type.String(), channel_name: Type.String({ description: 'The channel name given, else its id' }), slack_integration_id: Type.String() }, { description: 'api_compat: scanner' }),
+          Type.Object(
+            { channel_id: Type.String(), channel_name: Type.String({ description: 'The channel name given, else its id' }), slack_integration_id: Type.String() },
+            { description: 'api_compat: scanner' },
+          ),
         ),
         PagerDuty: Type.Optional(Type.Object({ integration_key: Type.String({ description: 'Masked' }) }, { description: 'api_compat: scanner' })),
         Webhook: Type.Optional(

@@ -34,7 +34,7 @@ describe('ApiMetrics: the detection engine on /metrics', () => {
 });
 
 describe('ApiMetrics: the data dir on /metrics', () => {
-  it("exposes the free space at each scrape, and 0 when the disk cannot be asked (a scrape never fails on it)", async () => {
+  it('exposes the free space at each scrape, and 0 when the disk cannot be asked (a scrape never fails on it)', async () => {
     const metrics = new ApiMetrics();
     let free: number | Error = 5_000_000;
     metrics.observeFreeSpace(async () => {

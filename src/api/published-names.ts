@@ -41,7 +41,9 @@ export function publishedSink(sink: EventSinkObject, compat: ApiCompat): EventSi
 /** A result column's published name: `@svc.x` is `@scanner.x`; other names as they are. */
 export function publishedColumn(name: string, compat: ApiCompat): string {
   if (compat !== 'scanner') return name;
-  return name === systemNamespace || name.startsWith(`${systemNamespace}.`) || name.startsWith(`${systemNamespace}[`) ? publishedNamespace + name.slice(systemNamespace.length) : name;
+  return name === systemNamespace || name.startsWith(`${systemNamespace}.`) || name.startsWith(`${systemNamespace}[`)
+    ? publishedNamespace + name.slice(systemNamespace.length)
+    : name;
 }
 
 /** A result row with its columns under their published names. */

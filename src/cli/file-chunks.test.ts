@@ -44,17 +44,30 @@ describe('fileChunks', () => {
   it('gives a line longer than maxBytes a piece of its own, and counts a last line without a newline', async () => {
     const data = Buffer.from(`{"a":1}\n{"long":"${'x'.repeat(100)}"}\n{"b":2}`);
     const { chunks: out } = await chunks(data, 20);
-    expect(out.map((c) => [c.firstLine, c.lastLine])).toEqual([[1, 1], [2, 2], [3, 3]]);
+    expect(out.map((c) => [c.firstLine, c.lastLine])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
   });
 
   it('reads text as text in every piece, even lines that look like JSON', async () => {
     const data = Buffer.from('Nov 20 host sshd: hi\n{"a":1}\nplain\n');
     const { chunks: out } = await chunks(data, 16);
-    expect(out.map((c) => [c.format, c.bytes.toString()])).toEqual([['text', 'Nov 20 host sshd: hi\n'], ['text', '{"a":1}\nplain\n']]);
+    expect(out.map((c) => [c.format, c.bytes.toString()])).toEqual([
+      ['text', 'Nov 20 host sshd: hi\n'],
+      ['text', '{"a":1}\nplain\n'],
+    ]);
   });
 
-  it('keeps a JSON array or a pretty-printed document whole, read by ingest\'s own detection', async () => {
-    const array = Buffer.from(JSON.stringify(Array.from({ length: 20 }, (_, n) => ({ n })), null, 2));
+  it("keeps a JSON array or a pretty-printed document whole, read by ingest's own detection", async () => {
+    const array = Buffer.from(
+      JSON.stringify(
+        Array.from({ length: 20 }, (_, n) => ({ n })),
+        null,
+        2,
+      ),
+    );
     const { chunks: out } = await chunks(array, 30);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ format: 'auto', firstLine: 1 });
@@ -74,6 +87,11 @@ describe('fileChunks', () => {
     expect(out.length).toBeGreaterThan(0);
     const text = Buffer.concat(out.map((c) => c.bytes)).toString();
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.split('\n').slice(0, -1).every((line, i) => line === JSON.stringify({ n: i + 1 }))).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .slice(0, -1)
+        .every((line, i) => line === JSON.stringify({ n: i + 1 })),
+    ).toBe(true);
   });
 });

@@ -26,7 +26,6 @@ export interface FileChunk {
   readonly inputBytesRead: number;
 }
 
-
 /**
  * Cuts an input (a file or standard input, gzip or not, detected from its first bytes) into
  * pieces of whole lines of at most `maxBytes` (one longer line is a piece of its own), decoding
@@ -116,7 +115,10 @@ export async function* fileChunks(source: AsyncIterable<Buffer>, maxBytes: numbe
  * false), `auto` for a JSON array or document (read whole by ingest's own detection).
  */
 function decideFormat(bytes: Buffer, atEnd: boolean): ChunkFormat | null {
-  const text = bytes.subarray(0, Math.min(bytes.length, 4 * 1024 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
+  const text = bytes
+    .subarray(0, Math.min(bytes.length, 4 * 1024 * 1024))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   const lines = text.split('\n');
   const complete = atEnd ? lines : lines.slice(0, -1);
   const nonBlank = complete.map((line) => line.replace(/\r$/, '')).filter((line) => !isBlankLine(line));

@@ -62,7 +62,11 @@ describe('vigil exit statuses', () => {
   });
 
   it('reports an unknown option before a missing required one', async () => {
-    for (const argv of [['ingest', '--bogus', 'x'], ['index', 'list', '--bogus'], ['rules', 'get', 'r1', '--bogus']]) {
+    for (const argv of [
+      ['ingest', '--bogus', 'x'],
+      ['index', 'list', '--bogus'],
+      ['rules', 'get', 'r1', '--bogus'],
+    ]) {
       const { ctx, err } = context();
       expect(await runCli(argv, ctx, '0')).toBe(2);
       expect(err()).toBe("error: unknown option '--bogus'\n");

@@ -40,7 +40,11 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
     .option('--port <port>', 'port to listen on (default 8080, or VIGIL_PORT)')
     .action(
       action(async (options: { host?: string; port?: string }, command: Command) => {
-        const config = ctx.loadConfig({ ...overridesOf(globals(command)), ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}) });
+        const config = ctx.loadConfig({
+          ...overridesOf(globals(command)),
+          ...(options.host ? { host: options.host } : {}),
+          ...(options.port !== undefined ? { port: options.port } : {}),
+        });
         await ctx.serve(config);
         return 0;
       }),
@@ -162,7 +166,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext, version: 
   alerts
     .command('list')
     .requiredOption('--tenant <tenant>', 'tenant id')
-    .option('--rule <id>', 'only this rule\'s alerts')
+    .option('--rule <id>', "only this rule's alerts")
     .option('--status <status>', 'only alerts with this status: pending, delivered, failed, suppressed, no_sinks')
     .option('--limit <n>', 'how many, newest first (default 50)')
     .option('--json', 'print JSON')

@@ -49,6 +49,6 @@ export function registerRulesSyncCommand(rules: Command, ctx: CliContext, action
     .option('--tenant <tenant>', 'tenant id (needed only when the key holds several tenants with this source)')
     .option('--api-url <url>', 'the server (default VIGIL_API_URL, then the server running on the data dir)')
     .option('--api-key <key>', 'key for the server (default VIGIL_API_KEY, then data/bootstrap-key)')
-    .option('--json', 'print the server\'s answer as JSON')
+    .option('--json', "print the server's answer as JSON")
     .action(action(async (dir: string, options, command: Command) => runRulesSync(ctx, dir, { ...globals(command), ...options })));
 }

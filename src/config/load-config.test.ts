@@ -38,7 +38,11 @@ describe('loadConfig', () => {
   });
 
   it('counts a variable set to the empty string as unset', () => {
-    const config = loadConfig({}, { VIGIL_DATA_DIR: '', VIGIL_HOST: '', VIGIL_LOG_LEVEL: '', VIGIL_CONFIG: '', CLICKHOUSE_URL: '', VIGIL_API_KEY: '', VIGIL_CHAT_API_URL: '' }, cwd);
+    const config = loadConfig(
+      {},
+      { VIGIL_DATA_DIR: '', VIGIL_HOST: '', VIGIL_LOG_LEVEL: '', VIGIL_CONFIG: '', CLICKHOUSE_URL: '', VIGIL_API_KEY: '', VIGIL_CHAT_API_URL: '' },
+      cwd,
+    );
     expect(config.dataDir).toBe(join(cwd, 'data'));
     expect(config.host).toBe('127.0.0.1');
     expect(config.logLevel).toBe('info');

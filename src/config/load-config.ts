@@ -20,15 +20,46 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Every key a config file may hold: any other is a mistake to report, not to ignore. */
 export const configFileKeys: readonly string[] = [
-  'data_dir', 'host', 'port', 'log_level', 'clickhouse_url', 'clickhouse_cluster', 'store_url', 'engine_pool_size',
-  'max_ingest_bytes', 'max_json_body_bytes', 'ingest_batch_rows', 'ingest_batch_bytes',
-  'query_max_execution_time_s', 'query_max_memory_bytes', 'blocking_query_timeout_s', 'query_result_ttl_s',
-  'max_concurrent_queries', 'max_concurrent_queries_per_tenant', 'allow_private_destinations',
-  'secrets_key', 'secrets_key_file', 'maintenance_interval_s', 'shutdown_timeout_s', 'data_dir_min_free_bytes',
-  'detection_settle_delay_s', 'detection_catch_up_horizon_s', 'detection_max_concurrent_runs', 'detection_window_batch_size',
-  'detection_rule_timeout_s', 'detection_max_rows', 'delivery_concurrency', 'delivery_per_sink_concurrency',
-  'delivery_timeout_s', 'delivery_give_up_s', 'chat_api_url', 'pager_api_url', 'api_compat',
-  'max_shipper_body_bytes', 'shipper_max_concurrent', 'shipper_max_concurrent_per_tenant',
+  'data_dir',
+  'host',
+  'port',
+  'log_level',
+  'clickhouse_url',
+  'clickhouse_cluster',
+  'store_url',
+  'engine_pool_size',
+  'max_ingest_bytes',
+  'max_json_body_bytes',
+  'ingest_batch_rows',
+  'ingest_batch_bytes',
+  'query_max_execution_time_s',
+  'query_max_memory_bytes',
+  'blocking_query_timeout_s',
+  'query_result_ttl_s',
+  'max_concurrent_queries',
+  'max_concurrent_queries_per_tenant',
+  'allow_private_destinations',
+  'secrets_key',
+  'secrets_key_file',
+  'maintenance_interval_s',
+  'shutdown_timeout_s',
+  'data_dir_min_free_bytes',
+  'detection_settle_delay_s',
+  'detection_catch_up_horizon_s',
+  'detection_max_concurrent_runs',
+  'detection_window_batch_size',
+  'detection_rule_timeout_s',
+  'detection_max_rows',
+  'delivery_concurrency',
+  'delivery_per_sink_concurrency',
+  'delivery_timeout_s',
+  'delivery_give_up_s',
+  'chat_api_url',
+  'pager_api_url',
+  'api_compat',
+  'max_shipper_body_bytes',
+  'shipper_max_concurrent',
+  'shipper_max_concurrent_per_tenant',
 ];
 
 /**
@@ -39,13 +70,17 @@ export const configFileKeys: readonly string[] = [
 export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.env, cwd = process.cwd()): VigilConfig {
   const problems: Diagnostic[] = [];
   const file = readConfigFile(overrides.configFile ?? strFromEnv(env, 'VIGIL_CONFIG'), cwd, problems);
-  const pick = <T>(flag: T | undefined, envValue: T | undefined, fileValue: T | undefined, fallback: T): T =>
-    flag ?? envValue ?? fileValue ?? fallback;
+  const pick = <T>(flag: T | undefined, envValue: T | undefined, fileValue: T | undefined, fallback: T): T => flag ?? envValue ?? fileValue ?? fallback;
 
   const dataDir = resolve(cwd, pick(overrides.dataDir, strFromEnv(env, 'VIGIL_DATA_DIR'), str(file, 'data_dir', problems), './data'));
   const host = pick(overrides.host, strFromEnv(env, 'VIGIL_HOST'), str(file, 'host', problems), '127.0.0.1');
   const port = portSetting(overrides.port, env, file, problems);
-  const logLevel = pick(overrides.logLevel, strFromEnv(env, 'VIGIL_LOG_LEVEL') as VigilConfig['logLevel'] | undefined, str(file, 'log_level', problems) as VigilConfig['logLevel'] | undefined, 'info');
+  const logLevel = pick(
+    overrides.logLevel,
+    strFromEnv(env, 'VIGIL_LOG_LEVEL') as VigilConfig['logLevel'] | undefined,
+    str(file, 'log_level', problems) as VigilConfig['logLevel'] | undefined,
+    'info',
+  );
   if (!logLevels.includes(logLevel)) problems.push(errorDiagnostic('invalid_log_level', `log level must be one of ${logLevels.join(', ')}`, { field: 'log_level' }));
 
   // An integer setting: file key `name`, environment VIGIL_<NAME>.
@@ -56,11 +91,15 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     problems.push(errorDiagnostic('config_conflict', 'clickhouse_cluster needs clickhouse_url: the embedded engine is one node', { field: 'clickhouse_cluster' }));
   }
   if (cluster !== undefined && !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(cluster)) {
-    problems.push(errorDiagnostic('invalid_cluster', `clickhouse_cluster must be a cluster name (letters, digits, _ and -), got ${JSON.stringify(cluster)}`, { field: 'clickhouse_cluster' }));
+    problems.push(
+      errorDiagnostic('invalid_cluster', `clickhouse_cluster must be a cluster name (letters, digits, _ and -), got ${JSON.stringify(cluster)}`, { field: 'clickhouse_cluster' }),
+    );
   }
   const storeUrl = strFromEnv(env, 'VIGIL_STORE_URL') ?? str(file, 'store_url', problems);
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\//.test(storeUrl)) {
-    problems.push(errorDiagnostic('invalid_store_url', 'store_url must be a postgres:// (or postgresql://) URL; leave it unset for the embedded SQLite store', { field: 'store_url' }));
+    problems.push(
+      errorDiagnostic('invalid_store_url', 'store_url must be a postgres:// (or postgresql://) URL; leave it unset for the embedded SQLite store', { field: 'store_url' }),
+    );
   }
   const poolSize = pick(undefined, intFromEnv(env, 'VIGIL_ENGINE_POOL_SIZE', problems), int(file, 'engine_pool_size', problems), 4);
   const config: VigilConfig = {
@@ -157,13 +196,15 @@ function portSetting(flag: string | undefined, env: Env, file: Record<string, un
         ? ['VIGIL_PORT', intFromEnv(env, 'VIGIL_PORT', problems)]
         : ['port', int(file, 'port', problems)];
   if (problems.length > before) return 8080; // already reported: not a whole number
-  if (value !== undefined && (value < 0 || value > 65535)) problems.push(errorDiagnostic('invalid_port', `${source} must be a port from 0 to 65535, got ${value}`, { field: source }));
+  if (value !== undefined && (value < 0 || value > 65535))
+    problems.push(errorDiagnostic('invalid_port', `${source} must be a port from 0 to 65535, got ${value}`, { field: source }));
   return value ?? 8080;
 }
 
 // `vigil` or `scanner`, from VIGIL_API_COMPAT or the file key; another value is a problem naming both.
 function apiCompatSetting(env: Env, file: Record<string, unknown>, problems: Diagnostic[]): ApiCompat {
-  const [source, value] = strFromEnv(env, 'VIGIL_API_COMPAT') !== undefined ? ['VIGIL_API_COMPAT', strFromEnv(env, 'VIGIL_API_COMPAT')] : ['api_compat', str(file, 'api_compat', problems)];
+  const [source, value] =
+    strFromEnv(env, 'VIGIL_API_COMPAT') !== undefined ? ['VIGIL_API_COMPAT', strFromEnv(env, 'VIGIL_API_COMPAT')] : ['api_compat', str(file, 'api_compat', problems)];
   if (value === undefined) return 'vigil';
   if ((apiCompatModes as readonly string[]).includes(value)) return value as ApiCompat;
   problems.push(errorDiagnostic('invalid_api_compat', `${source} must be one of ${apiCompatModes.join(', ')}, got ${JSON.stringify(value)}`, { field: source }));
@@ -174,7 +215,11 @@ function secretsKeySource(env: Env, file: Record<string, unknown>, dataDir: stri
   const inline = strFromEnv(env, 'VIGIL_SECRETS_KEY') ?? str(file, 'secrets_key', problems);
   if (inline !== undefined && inline !== '') {
     if (!isSecretsKeyText(inline)) {
-      problems.push(errorDiagnostic('invalid_secrets_key', `secrets_key must be the base64 of ${secretsKeyBytes} random bytes (openssl rand -base64 ${secretsKeyBytes})`, { field: 'secrets_key' }));
+      problems.push(
+        errorDiagnostic('invalid_secrets_key', `secrets_key must be the base64 of ${secretsKeyBytes} random bytes (openssl rand -base64 ${secretsKeyBytes})`, {
+          field: 'secrets_key',
+        }),
+      );
     }
     return { kind: 'inline', base64: inline };
   }

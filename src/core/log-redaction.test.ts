@@ -19,7 +19,23 @@ describe('redactUrl', () => {
 describe('redactHeaders', () => {
   it('keeps every header name and replaces credential values only', () => {
     expect(
-      redactHeaders({ authorization: 'Bearer k', 'x-api-key': 'k', cookie: 's=1', 'proxy-authorization': 'Basic x', 'x-auth-token': 't', 'content-type': 'application/json', host: 'h' }),
-    ).toEqual({ authorization: '[redacted]', 'x-api-key': '[redacted]', cookie: '[redacted]', 'proxy-authorization': '[redacted]', 'x-auth-token': '[redacted]', 'content-type': 'application/json', host: 'h' });
+      redactHeaders({
+        authorization: 'Bearer k',
+        'x-api-key': 'k',
+        cookie: 's=1',
+        'proxy-authorization': 'Basic x',
+        'x-auth-token': 't',
+        'content-type': 'application/json',
+        host: 'h',
+      }),
+    ).toEqual({
+      authorization: '[redacted]',
+      'x-api-key': '[redacted]',
+      cookie: '[redacted]',
+      'proxy-authorization': '[redacted]',
+      'x-auth-token': '[redacted]',
+      'content-type': 'application/json',
+      host: 'h',
+    });
   });
 });

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from './errors.js';
-import {
-  sqlIdentifier,
-  sqlInteger,
-  sqlNumber,
-  sqlString,
-  sqlStringList,
-  sqlTimestampNs,
-  toWellFormed,
-} from './sql-literal.js';
+import { sqlIdentifier, sqlInteger, sqlNumber, sqlString, sqlStringList, sqlTimestampNs, toWellFormed } from './sql-literal.js';
 
 // Exact output; the engine round trip is in sql-literal.int.test.ts.
 describe('sqlString', () => {

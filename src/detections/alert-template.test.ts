@@ -36,7 +36,12 @@ describe('normalizeAlertTemplate', () => {
   });
 
   it.each([
-    ['@pagerduty.payload', 'x', 'alert_template.info[0].label', /^alert_template\.info\[0\]\.label "@pagerduty\.payload": payload cannot be set in a pager event: only dedup_key, .* and payload\.custom_details\.<key> can$/],
+    [
+      '@pagerduty.payload',
+      'x',
+      'alert_template.info[0].label',
+      /^alert_template\.info\[0\]\.label "@pagerduty\.payload": payload cannot be set in a pager event: only dedup_key, .* and payload\.custom_details\.<key> can$/,
+    ],
     ['@pagerduty.payload.custom_details', 'x', 'alert_template.info[0].label', /payload\.custom_details cannot be set/],
     ['@pagerduty.routing_key', 'another-service', 'alert_template.info[0].label', /routing_key cannot be set/],
     ['@pagerduty.event_action', 'resolve', 'alert_template.info[0].label', /event_action cannot be set/],
@@ -44,7 +49,12 @@ describe('normalizeAlertTemplate', () => {
     ['@pagerduty.payload.severty', 'error', 'alert_template.info[0].label', /payload\.severty cannot be set/],
     ['@pagerduty.payload.custom_details.__proto__', 'x', 'alert_template.info[0].label', /cannot be set/],
     ['@pagerduty.', 'x', 'alert_template.info[0].label', /"@pagerduty\.": names no field$/],
-    ['@pagerduty.payload.severity', 'high', 'alert_template.info[0].value', /^alert_template\.info\[0\]\.value \(@pagerduty\.payload\.severity\) must be one of critical, error, warning, info, got "high"$/],
+    [
+      '@pagerduty.payload.severity',
+      'high',
+      'alert_template.info[0].value',
+      /^alert_template\.info\[0\]\.value \(@pagerduty\.payload\.severity\) must be one of critical, error, warning, info, got "high"$/,
+    ],
     ['@pagerduty.payload.summary', '  ', 'alert_template.info[0].value', /must not be empty$/],
     ['@pagerduty.payload.timestamp', 'yesterday', 'alert_template.info[0].value', /must be an ISO 8601 time/],
   ])('refuses the pager override %s = %j, naming %s', (label, value, field, message) => {
@@ -79,7 +89,16 @@ describe('normalizeAlertTemplate', () => {
     [{ info: [['a', 'b', 'c']] }, 'alert_template.info[0]', /pair/],
     [{ actions: [{ label: '', value: 'x' }] }, 'alert_template.actions[0].label', /non-empty/],
     [{ info: [{ label: 'x', value: 'a'.repeat(5000) }] }, 'alert_template.info[0].value', /at most 4096/],
-    [{ info: [{ label: 'x', value: 'ok' }, { label: 'y', value: 'user: {{ user + }}' }] }, 'alert_template.info[1].value', / at 1:\d+$/],
+    [
+      {
+        info: [
+          { label: 'x', value: 'ok' },
+          { label: 'y', value: 'user: {{ user + }}' },
+        ],
+      },
+      'alert_template.info[1].value',
+      / at 1:\d+$/,
+    ],
     [{ info: Array.from({ length: 51 }, () => ['a', 'b']) }, 'alert_template.info', /at most 50/],
   ])('refuses %j naming %s', (input, field, message) => {
     const attempt = () => normalizeAlertTemplate(input as never);

@@ -73,7 +73,8 @@ function pairOf(item: InfoItemInput | ActionItemInput, where: string): { label: 
 function checkPagerOverride(label: string, value: string, where: string): void {
   const path = label.slice(pagerOverridePrefix.length);
   const pathProblem = pagerOverridePathProblem(path);
-  if (pathProblem !== null) throw new ValidationError(`${where}.label ${JSON.stringify(label)}: ${path === '' ? 'names no field' : `${path} ${pathProblem}`}`, { field: `${where}.label` });
+  if (pathProblem !== null)
+    throw new ValidationError(`${where}.label ${JSON.stringify(label)}: ${path === '' ? 'names no field' : `${path} ${pathProblem}`}`, { field: `${where}.label` });
   if (value.includes('{{')) return;
   const valueProblem = pagerOverrideValueProblem(path, value);
   if (valueProblem !== null) throw new ValidationError(`${where}.value (${label}) ${valueProblem}`, { field: `${where}.value` });

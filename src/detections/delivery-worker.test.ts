@@ -65,8 +65,36 @@ async function queueAlert(sinks: { id: string; type: EventSinkRecord['type'] }[]
     lastAlertedAtMs: at,
     alerts: [
       {
-        alert: { id: message.id, tenantId: 'acme', ruleId, ruleName: message.name, severity: 'High', windowStartMs: end - 300_000, windowEndMs: end, status: 'pending', dedupKey: null, payload: message as any, createdAt: at, updatedAt: at },
-        deliveries: sinks.map((s, i) => ({ id: ids[i]!, alertId: message.id, tenantId: 'acme', sinkId: s.id, sinkType: s.type, status: 'pending', attempts: 0, nextAttemptAt: at, queuedAt: at, lastError: null, lastHttpStatus: null, deliveredAt: null, createdAt: at, updatedAt: at })),
+        alert: {
+          id: message.id,
+          tenantId: 'acme',
+          ruleId,
+          ruleName: message.name,
+          severity: 'High',
+          windowStartMs: end - 300_000,
+          windowEndMs: end,
+          status: 'pending',
+          dedupKey: null,
+          payload: message as any,
+          createdAt: at,
+          updatedAt: at,
+        },
+        deliveries: sinks.map((s, i) => ({
+          id: ids[i]!,
+          alertId: message.id,
+          tenantId: 'acme',
+          sinkId: s.id,
+          sinkType: s.type,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: at,
+          queuedAt: at,
+          lastError: null,
+          lastHttpStatus: null,
+          deliveredAt: null,
+          createdAt: at,
+          updatedAt: at,
+        })),
       },
     ],
   });
@@ -144,7 +172,10 @@ describe('DeliveryWorker (E13)', () => {
     const w = worker({ perSinkConcurrency: 1 });
     const first = await queueAlert([{ id: chat, type: 'Chat' }]);
     await w.runDue();
-    const second = await queueAlert([{ id: chat, type: 'Chat' }, { id: hook, type: 'Webhook' }]);
+    const second = await queueAlert([
+      { id: chat, type: 'Chat' },
+      { id: hook, type: 'Webhook' },
+    ]);
     clock.advance(10_000);
     await w.runDue();
     expect(chatApi.requests).toHaveLength(1);
@@ -163,7 +194,10 @@ describe('DeliveryWorker (E13)', () => {
     const pager = await addSink('Pager', { integration_key: '********' });
     const hook = await addSink('Webhook', { url: `${webhook.url}/hook` });
     pagerApi.answerNext(pagerAnswers.invalid());
-    const alertId = await queueAlert([{ id: pager, type: 'Pager' }, { id: hook, type: 'Webhook' }]);
+    const alertId = await queueAlert([
+      { id: pager, type: 'Pager' },
+      { id: hook, type: 'Webhook' },
+    ]);
     await worker().runDue();
     expect(await store.alerts.get('acme', alertId)).toMatchObject({ status: 'failed' });
     const deliveries = await store.alerts.deliveries(alertId);

@@ -173,7 +173,16 @@ export class DeliveryWorker {
     await this.deps.store.alerts.recordAttempt(
       delivery.id,
       {
-        attempt: { id: this.newId(), deliveryId: delivery.id, alertId: delivery.alertId, at: now, outcome: outcome.kind, httpStatus: outcome.httpStatus, latencyMs: outcome.latencyMs, error },
+        attempt: {
+          id: this.newId(),
+          deliveryId: delivery.id,
+          alertId: delivery.alertId,
+          at: now,
+          outcome: outcome.kind,
+          httpStatus: outcome.httpStatus,
+          latencyMs: outcome.latencyMs,
+          error,
+        },
         status,
         nextAttemptAt,
       },

@@ -57,7 +57,10 @@ export class DetectionShipper {
         const batch = await this.store.detectionState.unshippedDetections(detectionBatch);
         if (batch.length === 0) break;
         for (const [tenantId, detections] of byTenant(batch)) {
-          await this.writeDetections(tenantId, detections.map((d) => d.event));
+          await this.writeDetections(
+            tenantId,
+            detections.map((d) => d.event),
+          );
           await this.store.detectionState.markDetectionsShipped(detections.map((d) => d.id));
         }
         if (batch.length < detectionBatch) break;

@@ -30,7 +30,9 @@ describe('evaluateWindow: detections and alerts (E4, E7)', () => {
   it('runs the query over [end - time_range_s, end) and finds nothing in an empty result', async () => {
     const h = harness(() => ({ columns: [], rows: [] }));
     const result = await evaluateWindow(ruleRecord(), false, windowEnding(t0), h.deps);
-    expect(h.queries).toEqual([{ tenantId: 'acme', queryText: 'eventName: ConsoleLogin', startNs: BigInt(t0 - 300_000) * 1_000_000n, endNs: BigInt(t0) * 1_000_000n, maxRows: 10_000 }]);
+    expect(h.queries).toEqual([
+      { tenantId: 'acme', queryText: 'eventName: ConsoleLogin', startNs: BigInt(t0 - 300_000) * 1_000_000n, endNs: BigInt(t0) * 1_000_000n, maxRows: 10_000 },
+    ]);
     expect(result).toMatchObject({ rowCount: 0, detections: [], alerts: [] });
   });
 

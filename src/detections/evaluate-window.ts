@@ -78,8 +78,7 @@ export async function evaluateWindow(rule: DetectionRuleRecord, staging: boolean
   const empty: WindowEvaluation = { window, firedAtMs, rowCount: result.rows.length, detections: [], alerts: [], identities: [], debouncedRows: 0 };
   if (result.rows.length === 0) return empty;
 
-  const base = (id: string, rows: readonly ResultRow[]): AlertMessage =>
-    alertMessage(rule, staging, window, firedAtMs, id, result.columns, rows);
+  const base = (id: string, rows: readonly ResultRow[]): AlertMessage => alertMessage(rule, staging, window, firedAtMs, id, result.columns, rows);
   const detectionIds = rule.alertPerRow ? result.rows.map(() => deps.newId()) : [deps.newId()];
   const detections = rule.alertPerRow
     ? result.rows.map((row, i) => detectionEvent(base(detectionIds[i] as string, [row])))
@@ -95,7 +94,12 @@ export async function evaluateWindow(rule: DetectionRuleRecord, staging: boolean
 
   const drafts = rule.alertPerRow
     ? kept.map((r) => base(detectionIds[r.i] as string, [r.row]))
-    : [base(detectionIds[0] as string, kept.map((r) => r.row))];
+    : [
+        base(
+          detectionIds[0] as string,
+          kept.map((r) => r.row),
+        ),
+      ];
   const rendered = drafts.map((draft) => {
     const template = renderAlertTemplate(rule.alertTemplate, draft);
     const message: AlertMessage = { ...draft, info: template.info.map(({ label, value }) => ({ label, value })), actions: template.actions };
@@ -150,5 +154,8 @@ function alertMessage(
 function dedupKeyOf(ruleId: string, info: readonly { readonly value: string; readonly useForDedup: boolean }[]): string | null {
   const values = info.filter((item) => item.useForDedup).map((item) => item.value);
   if (values.length === 0) return null;
-  return createHash('sha256').update(JSON.stringify([ruleId, ...values])).digest('base64url').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([ruleId, ...values]))
+    .digest('base64url')
+    .slice(0, 32);
 }

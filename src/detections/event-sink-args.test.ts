@@ -4,7 +4,6 @@ import { validationFieldOf as fieldOf } from './testing/validation-field.js';
 
 const checker = new EventSinkArgsChecker({ allowPrivateDestinations: false });
 
-
 describe('EventSinkArgsChecker', () => {
   it('splits each variant into public configuration and secrets', () => {
     expect(checker.check({ Chat: { channel_id: 'C123', chat_integration_id: 'ci-1' } })).toEqual({

@@ -69,7 +69,10 @@ export class EventSinkArgsChecker {
     return url;
   }
 
-  check(args: EventSinkArgsInput, current?: { readonly type: EventSinkType; readonly config: Readonly<Record<string, unknown>>; readonly secrets: SinkSecrets | null }): CheckedSinkArgs {
+  check(
+    args: EventSinkArgsInput,
+    current?: { readonly type: EventSinkType; readonly config: Readonly<Record<string, unknown>>; readonly secrets: SinkSecrets | null },
+  ): CheckedSinkArgs {
     const keys = typeof args === 'object' && args !== null ? Object.keys(args) : [];
     const type = keys[0];
     if (keys.length !== 1 || !(eventSinkTypes as readonly string[]).includes(type ?? '')) {

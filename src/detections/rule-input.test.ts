@@ -4,7 +4,6 @@ import { checkRequiredRuleFields, checkRuleFields, type RuleFieldsInput } from '
 import { checkRuleQuery } from './rule-query-check.js';
 import { validationFieldOf as fieldOf } from './testing/validation-field.js';
 
-
 describe('checkRuleFields', () => {
   it('returns only the fields given, normalized', () => {
     expect(checkRuleFields({ severity: 'Information', eventSinkIds: ['a', 'b', 'a'], tags: ['x'], syncKey: null })).toEqual({

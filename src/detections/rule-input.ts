@@ -135,7 +135,9 @@ function checkBoolean(value: unknown, field: string): boolean {
 function checkDedupWindow(value: unknown): number | null {
   if (value === null) return null;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > ruleLimits.maxDedupWindowS) {
-    throw new ValidationError(`dedup_window_s must be a whole number of seconds from 0 to ${ruleLimits.maxDedupWindowS}, or null for the run frequency`, { field: 'dedup_window_s' });
+    throw new ValidationError(`dedup_window_s must be a whole number of seconds from 0 to ${ruleLimits.maxDedupWindowS}, or null for the run frequency`, {
+      field: 'dedup_window_s',
+    });
   }
   return value;
 }

@@ -29,7 +29,12 @@ describe('previewWindows', () => {
     ]);
     expect(previewWindows(rule, t0 + 30_000, t0 + 2 * minute + 1)).toEqual([{ startMs: t0 - 3 * minute, endMs: t0 + 2 * minute }]);
     expect(previewWindows(rule, t0, t0 + minute)).toEqual([]);
-    for (const [from, to] of [[t0, t0 + 6 * minute], [t0 + 30_000, t0 + 2 * minute + 1], [t0, t0 + minute], [t0 - 7 * 86_400_000, t0]]) {
+    for (const [from, to] of [
+      [t0, t0 + 6 * minute],
+      [t0 + 30_000, t0 + 2 * minute + 1],
+      [t0, t0 + minute],
+      [t0 - 7 * 86_400_000, t0],
+    ]) {
       expect(countPreviewWindows(rule, from!, to!)).toBe(previewWindows(rule, from!, to!).length);
     }
   });
@@ -40,7 +45,11 @@ describe('previewRule', () => {
 
   it('lists the windows that alert, newest first, with their rows, and counts every window evaluated', async () => {
     const rows = (i: number): QueryRows => (i === 2 || i === 8 ? { columns: ['@svc.datetime', 'user'], rows: [event(i, { user: `u${i}` })] } : { columns: [], rows: [] });
-    const preview = await previewRule(ruleRecord(), answers(windows, (_, i) => rows(i)), deps());
+    const preview = await previewRule(
+      ruleRecord(),
+      answers(windows, (_, i) => rows(i)),
+      deps(),
+    );
     expect(preview).toMatchObject({ windowsEvaluated: 10, windowsAlerted: 2, truncated: false });
     expect(preview.windows.map((w) => [w.window.endMs, w.rowCount, w.alerts, w.suppressed, w.rows])).toEqual([
       [t0 + 9 * minute, 1, 1, 0, [{ user: 'u8' }]],
@@ -52,9 +61,17 @@ describe('previewRule', () => {
   it('debounces a row an overlapping earlier window of the preview alerted, as the scheduler does', async () => {
     // The same event is in five overlapping windows: only the first alerts.
     const same = { columns: ['user'], rows: [event(1, { user: 'a' })] };
-    const preview = await previewRule(ruleRecord(), answers(windows.slice(0, 5), () => same), deps());
+    const preview = await previewRule(
+      ruleRecord(),
+      answers(windows.slice(0, 5), () => same),
+      deps(),
+    );
     expect(preview.windowsAlerted).toBe(1);
-    const off = await previewRule(ruleRecord({ debounce: false }), answers(windows.slice(0, 5), () => same), deps());
+    const off = await previewRule(
+      ruleRecord({ debounce: false }),
+      answers(windows.slice(0, 5), () => same),
+      deps(),
+    );
     expect(off.windowsAlerted).toBe(5);
   });
 
@@ -64,7 +81,11 @@ describe('previewRule', () => {
       dedupWindowS: 180,
       alertTemplate: { info: [{ label: 'User', value: '{{user}}', useForDedup: true }], actions: [] },
     });
-    const preview = await previewRule(rule, answers(windows.slice(0, 5), (_, i) => ({ columns: ['user'], rows: [event(i, { user: 'a' })] })), deps());
+    const preview = await previewRule(
+      rule,
+      answers(windows.slice(0, 5), (_, i) => ({ columns: ['user'], rows: [event(i, { user: 'a' })] })),
+      deps(),
+    );
     // Sent at windows 0 and 3 (3 minutes later); 1, 2 and 4 are suppressed.
     expect([...preview.windows].reverse().map((w) => [w.alerts, w.suppressed])).toEqual([
       [1, 0],
@@ -79,7 +100,11 @@ describe('previewRule', () => {
     const rule = ruleRecord({ alertPerRow: true });
     const first = { columns: ['user'], rows: [event(1, { user: 'a' }), event(2, { user: 'b' })] };
     const second = { columns: ['user'], rows: [event(2, { user: 'b' }), event(3, { user: 'c' })] };
-    const preview = await previewRule(rule, answers(windows.slice(0, 2), (_, i) => (i === 0 ? first : second)), deps());
+    const preview = await previewRule(
+      rule,
+      answers(windows.slice(0, 2), (_, i) => (i === 0 ? first : second)),
+      deps(),
+    );
     expect(preview.windows.map((w) => [w.alerts, w.debouncedRows, w.rowCount, w.rows])).toEqual([
       [1, 1, 2, [{ user: 'c' }]],
       [2, 0, 2, [{ user: 'a' }, { user: 'b' }]],
@@ -87,7 +112,11 @@ describe('previewRule', () => {
   });
 
   it('keeps the newest max_windows alerting windows and says the list is truncated', async () => {
-    const preview = await previewRule(ruleRecord({ debounce: false }), answers(windows, (_, i) => ({ columns: ['n'], rows: [event(i, { n: i })] })), deps(3));
+    const preview = await previewRule(
+      ruleRecord({ debounce: false }),
+      answers(windows, (_, i) => ({ columns: ['n'], rows: [event(i, { n: i })] })),
+      deps(3),
+    );
     expect(preview).toMatchObject({ windowsEvaluated: 10, windowsAlerted: 10, truncated: true });
     expect(preview.windows.map((w) => w.rows[0]?.n)).toEqual([9, 8, 7]);
   });

@@ -82,7 +82,7 @@ describe('RuleScheduler: windows and cursors (E1-E3)', () => {
     expect(await store.detectionState.getState(rule.id)).toMatchObject({ gapStartMs: t, gapEndMs: t + 15 * minute, skippedWindows: 15, cursorMs: t + 20 * minute });
   });
 
-  it('evaluates windows ending on multiples of the run frequency over the rule\'s time range', async () => {
+  it("evaluates windows ending on multiples of the run frequency over the rule's time range", async () => {
     await addRule({ runFrequencyS: 300, timeRangeS: 900 });
     clock.set(t + 14 * minute);
     const s = scheduler();
@@ -127,9 +127,21 @@ describe('RuleScheduler: windows and cursors (E1-E3)', () => {
 });
 
 describe('RuleScheduler: what a window produces (E4, E7, E13)', () => {
-  it('writes detections and queues one outbox row per sink for an Active rule, in the cursor\'s transaction', async () => {
+  it("writes detections and queues one outbox row per sink for an Active rule, in the cursor's transaction", async () => {
     const sinks = [newId(), newId()];
-    for (const id of sinks) await store.sinks.insert({ id, tenantId: 'acme', name: id, description: '', type: 'Webhook', config: { url: 'https://x.example.com' }, sealedSecrets: null, chatIntegrationId: null, createdAt: t, updatedAt: t });
+    for (const id of sinks)
+      await store.sinks.insert({
+        id,
+        tenantId: 'acme',
+        name: id,
+        description: '',
+        type: 'Webhook',
+        config: { url: 'https://x.example.com' },
+        sealedSecrets: null,
+        chatIntegrationId: null,
+        createdAt: t,
+        updatedAt: t,
+      });
     const rule = await addRule({ eventSinkIds: sinks });
     answer = async () => oneRow;
     await scheduler().runDue();
@@ -146,7 +158,12 @@ describe('RuleScheduler: what a window produces (E4, E7, E13)', () => {
     const staging = await addRule({ enabledStateOverride: 'Staging', queryText: 'staging' });
     answer = async () => oneRow;
     await scheduler().runDue();
-    expect(detections.map((d) => [d.detection_rule_id, d.staging])).toEqual(expect.arrayContaining([[active.id, 'false'], [staging.id, 'true']]));
+    expect(detections.map((d) => [d.detection_rule_id, d.staging])).toEqual(
+      expect.arrayContaining([
+        [active.id, 'false'],
+        [staging.id, 'true'],
+      ]),
+    );
     const { items } = await store.alerts.list('acme', { pageSize: 10 });
     expect(items.map((a) => [a.ruleId, a.status])).toEqual([[active.id, 'no_sinks']]);
     expect((await store.rules.get('acme', staging.id))?.lastAlertedAt).toBeNull();

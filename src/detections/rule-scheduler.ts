@@ -234,7 +234,10 @@ export class RuleScheduler {
     if (plan.gap !== null) {
       const { fromMs, toMs, windows } = plan.gap;
       if (!(await store.detectionState.recordGap(rule.tenantId, rule.id, cursor, fromMs, toMs, windows))) return false;
-      this.deps.logger.warn({ rule: rule.id, tenant: rule.tenantId, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), windows }, 'windows older than the catch-up horizon skipped');
+      this.deps.logger.warn(
+        { rule: rule.id, tenant: rule.tenantId, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), windows },
+        'windows older than the catch-up horizon skipped',
+      );
       cursor = toMs;
       plan = planWindows(cursor, rule.runFrequencyS, now, this.settings);
     }
@@ -277,7 +280,10 @@ export class RuleScheduler {
     this.windows++;
     this.metrics.ruleRun('ok', performance.now() - started);
     if (!committed) {
-      this.deps.logger.warn({ rule: rule.id, tenant: rule.tenantId, window_end: new Date(endMs).toISOString() }, 'window result dropped: the rule was deleted, or another process took it over');
+      this.deps.logger.warn(
+        { rule: rule.id, tenant: rule.tenantId, window_end: new Date(endMs).toISOString() },
+        'window result dropped: the rule was deleted, or another process took it over',
+      );
       return plan.dueWindows > 1;
     }
     if (evaluation.detections.length > 0) {

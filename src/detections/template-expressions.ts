@@ -2,9 +2,7 @@ import { ValidationError } from '../core/index.js';
 import { parseScalar } from '../query/index.js';
 
 /** A piece of a template value: literal text, or the expression text of a `{{ … }}`. */
-export type TemplatePart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'expression'; readonly text: string; readonly offset: number };
+export type TemplatePart = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'expression'; readonly text: string; readonly offset: number };
 
 /**
  * Splits a template value at its `{{ … }}` placeholders (detections.md E9); `offset` is where the

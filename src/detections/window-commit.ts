@@ -33,10 +33,10 @@ export function windowCommit(
     };
     // Sorted ids list an alert's deliveries (by creation time, then id) in the rule's sink order.
     const ids = sinks.map(() => newId()).sort();
-    const deliveries = status !== 'pending'
-      ? []
-      : sinks.map(
-          (sink, i): AlertDeliveryRecord => ({
+    const deliveries =
+      status !== 'pending'
+        ? []
+        : sinks.map((sink, i): AlertDeliveryRecord => ({
             id: ids[i] as string,
             alertId: alert.id,
             tenantId: rule.tenantId,
@@ -51,8 +51,7 @@ export function windowCommit(
             deliveredAt: null,
             createdAt: at,
             updatedAt: at,
-          }),
-        );
+          }));
     return { alert, deliveries };
   });
   return {

@@ -13,8 +13,7 @@ function recordingRunner() {
   const rowsFor = (text: string): QueryRows => ({ columns: ['text'], rows: [{ rowId: null, columns: { text } }] });
   const runner: WindowQueryRunner<Prepared> = {
     prepare: async (query) => ({ text: query.queryText, batchKey: query.queryText.startsWith('alone') ? null : `${query.tenantId}|${query.startNs}` }),
-    runAlone: (prepared, signal) =>
-      new Promise((resolve) => statements.push({ texts: [prepared.text], signal, finish: () => resolve(rowsFor(prepared.text)) })),
+    runAlone: (prepared, signal) => new Promise((resolve) => statements.push({ texts: [prepared.text], signal, finish: () => resolve(rowsFor(prepared.text)) })),
     runBatch: (prepared, signal) =>
       new Promise((resolve) =>
         statements.push({
@@ -78,7 +77,10 @@ describe('WindowQueryBatcher', () => {
     statements[0]?.finish();
     await turn();
     await turn();
-    expect(statements.map((s) => s.texts)).toEqual([['a', 'b'], ['c', 'e']]);
+    expect(statements.map((s) => s.texts)).toEqual([
+      ['a', 'b'],
+      ['c', 'e'],
+    ]);
     statements[1]?.finish();
     await turn();
     await turn();

@@ -135,7 +135,7 @@ export class WindowQueryBatcher<P extends { readonly batchKey: string | null }> 
     const key = head.prepared.batchKey;
     const group = [head];
     if (key === null) return group;
-    for (let i = 0; i < this.queue.length && group.length < this.settings.maxBatch; ) {
+    for (let i = 0; i < this.queue.length && group.length < this.settings.maxBatch;) {
       if ((this.queue[i] as Pending<P>).prepared.batchKey === key) group.push(...this.queue.splice(i, 1));
       else i++;
     }

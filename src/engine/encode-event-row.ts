@@ -25,7 +25,7 @@ export function encodeEventRow(row: EventRowInput): string {
 
 // A cheap shape check, not validation: ingest hands over text it has parsed as an object.
 function isObjectText(text: string): boolean {
-  return text.charCodeAt(0) === 123 /* { */ && text.charCodeAt(text.length - 1) === 125 /* } */;
+  return text.charCodeAt(0) === 123 /* { */ && text.charCodeAt(text.length - 1) === 125; /* } */
 }
 
 /** Insert settings that `encodeEventRow` lines need, shared by every adapter. */

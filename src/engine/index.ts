@@ -6,12 +6,5 @@
 export type * from './engine.js';
 export { catalogDaysExact } from './catalog-days.js';
 export { timeExtentsOf } from './time-extents.js';
-export {
-  createSchemaStatements,
-  createVersionTableStatement,
-  schemaMigrations,
-  schemaVersion,
-  type SchemaMigration,
-  type SchemaOptions,
-} from './schema.js';
+export { createSchemaStatements, createVersionTableStatement, schemaMigrations, schemaVersion, type SchemaMigration, type SchemaOptions } from './schema.js';
 export { isRowDataError } from './to-engine-error.js';

@@ -5,13 +5,22 @@ import { parseJsonCompactResult } from './json-format-result.js';
 describe('parseJsonCompactResult', () => {
   it('takes rows as objects, column names and the statistics of a FORMAT JSONCompact answer', () => {
     const text = JSON.stringify({
-      meta: [{ name: 'n', type: 'UInt64' }, { name: 's', type: 'Nullable(String)' }],
-      data: [['1', 'a'], ['2', null]],
+      meta: [
+        { name: 'n', type: 'UInt64' },
+        { name: 's', type: 'Nullable(String)' },
+      ],
+      data: [
+        ['1', 'a'],
+        ['2', null],
+      ],
       rows: 2,
       statistics: { elapsed: 0.0125, rows_read: 10, bytes_read: 80 },
     });
     expect(parseJsonCompactResult(text)).toEqual({
-      rows: [{ n: '1', s: 'a' }, { n: '2', s: null }],
+      rows: [
+        { n: '1', s: 'a' },
+        { n: '2', s: null },
+      ],
       columns: ['n', 's'],
       stats: { rowsRead: 10, bytesRead: 80, elapsedMs: 12.5 },
     });

@@ -26,9 +26,7 @@ export function insertLookupRows(tenant: string, tableId: string, version: strin
   const statements: string[] = [];
   const prefix = `${sqlString(tenant)}, ${sqlString(tableId)}, ${sqlString(version)}`;
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
-    const values = rows
-      .slice(start, start + rowsPerInsert)
-      .map((cells, i) => `(${prefix}, ${sqlInteger(start + i)}, [${cells.map(sqlString).join(', ')}])`);
+    const values = rows.slice(start, start + rowsPerInsert).map((cells, i) => `(${prefix}, ${sqlInteger(start + i)}, [${cells.map(sqlString).join(', ')}])`);
     statements.push(`INSERT INTO lookup_rows (tenant, table_id, version, row, cells) VALUES ${values.join(', ')}`);
   }
   return statements;

@@ -71,8 +71,6 @@ function settingNumber(value: number): string {
 
 /** Renders ` SETTINGS a = 1, b = 'x'` (leading space), or '' when there are none. */
 export function settingsClause(settings: Readonly<Record<string, SettingValue>>): string {
-  const parts = Object.entries(settings).map(
-    ([name, value]) => `${checkSettingName(name)} = ${typeof value === 'number' ? settingNumber(value) : sqlString(value)}`,
-  );
+  const parts = Object.entries(settings).map(([name, value]) => `${checkSettingName(name)} = ${typeof value === 'number' ? settingNumber(value) : sqlString(value)}`);
   return parts.length === 0 ? '' : ` SETTINGS ${parts.join(', ')}`;
 }

@@ -45,14 +45,18 @@ describe('schema template', () => {
       'lookup_rows',
     ]);
     // Each local table is the single-node table under its cluster name: same columns, indexes, settings.
-    const normalize = (s: string) => s.replace(' ON CLUSTER `events`', '').replace(/Replicated/g, '').replace(/(\w+)_local\b/g, '$1');
+    const normalize = (s: string) =>
+      s
+        .replace(' ON CLUSTER `events`', '')
+        .replace(/Replicated/g, '')
+        .replace(/(\w+)_local\b/g, '$1');
     const locals = cluster.filter((s) => !/ENGINE = Distributed\(/.test(s)).map(normalize);
     expect(locals.map((s) => s.replace(/ENGINE = MergeTree\('[^)]*\) /, 'ENGINE = MergeTree '))).toEqual(single);
   });
 
   it('cluster DDL matches its golden file (UPDATE_GOLDEN=1 rewrites it)', () => {
     const text = [
-      '-- createSchemaStatements({ cluster: \'events\' })',
+      "-- createSchemaStatements({ cluster: 'events' })",
       ...createSchemaStatements({ cluster: 'events' }).map((s) => `${s};\n`),
       ...schemaMigrations({ cluster: 'events' })
         .slice(1)
@@ -75,7 +79,9 @@ describe('schema template', () => {
   });
 
   it('later migrations are idempotent, so a fresh store that already has their shape passes through', () => {
-    for (const statement of schemaMigrations().slice(1).flatMap((m) => m.statements)) {
+    for (const statement of schemaMigrations()
+      .slice(1)
+      .flatMap((m) => m.statements)) {
       expect(statement).toMatch(
         /^(ALTER TABLE \w+ (ADD|DROP) (COLUMN|INDEX) IF (NOT )?EXISTS |ALTER TABLE logs MODIFY SETTING |ALTER TABLE logs MODIFY COLUMN raw String |ALTER TABLE logs MODIFY COLUMN ts CODEC\(Delta, LZ4\), MODIFY COLUMN seq CODEC\(Delta, LZ4\), MODIFY COLUMN search_text CODEC\(LZ4\), MODIFY COLUMN attrs CODEC\(LZ4\)$|ALTER TABLE logs MATERIALIZE INDEX \w+ SETTINGS mutations_sync = 0$|CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS |TRUNCATE TABLE IF EXISTS event_minutes$|INSERT INTO (event_minutes|time_extents) SELECT )/,
       );

@@ -52,8 +52,7 @@ const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster
   applied_at DateTime DEFAULT now()
 ) ENGINE = {{mergeTree}} ORDER BY version`;
 
-const logsLayoutSettings =
-  'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1';
+const logsLayoutSettings = 'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1';
 
 // A returned event is read from its compression block: with the default 1 MiB blocks, returning
 // the 8 events of a rare word decompressed 8 MiB of raw (6.7 of 19.5 ms). 256 KiB blocks cut that
@@ -226,24 +225,30 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     // keep an empty search_text (pre-release data: re-ingest to make it free-text searchable).
     {
       version: 2,
-      statements: renderAll([
-        'ALTER TABLE logs{{onCluster}} ADD COLUMN IF NOT EXISTS search_text String CODEC(ZSTD(1)) AFTER raw',
-        'ALTER TABLE logs{{onCluster}} ADD INDEX IF NOT EXISTS search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha)',
-        'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS raw_txt',
-      ], options),
+      statements: renderAll(
+        [
+          'ALTER TABLE logs{{onCluster}} ADD COLUMN IF NOT EXISTS search_text String CODEC(ZSTD(1)) AFTER raw',
+          'ALTER TABLE logs{{onCluster}} ADD INDEX IF NOT EXISTS search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha)',
+          'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS raw_txt',
+        ],
+        options,
+      ),
     },
     // v3 counts events per minute for slice planning (emptied and refilled from logs, so a step
     // repeated after a crash counts every event once: migrations run before any insert), and
     // makes merged parts wide.
     {
       version: 3,
-      statements: renderAll([
-        `ALTER TABLE logs{{onCluster}} MODIFY SETTING ${logsLayoutSettings}`,
-        eventMinutesTable,
-        'TRUNCATE TABLE IF EXISTS event_minutes{{onCluster}}',
-        eventMinutesView,
-        `INSERT INTO event_minutes SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows FROM logs GROUP BY tenant, idx, minute`,
-      ], options),
+      statements: renderAll(
+        [
+          `ALTER TABLE logs{{onCluster}} MODIFY SETTING ${logsLayoutSettings}`,
+          eventMinutesTable,
+          'TRUNCATE TABLE IF EXISTS event_minutes{{onCluster}}',
+          eventMinutesView,
+          `INSERT INTO event_minutes SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows FROM logs GROUP BY tenant, idx, minute`,
+        ],
+        options,
+      ),
     },
     // v4 replaces search_txt (splitByNonAlpha words, which split at `_`) by search_words (the
     // language's words). The index of stored parts is built by a background mutation, not
@@ -252,11 +257,14 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     // the same result. search_txt goes first: dropping it after would wait for the build.
     {
       version: 4,
-      statements: renderAll([
-        'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS search_txt SETTINGS mutations_sync = 0',
-        `ALTER TABLE logs{{onCluster}} ADD ${searchWordsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
-        'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words SETTINGS mutations_sync = 0',
-      ], options),
+      statements: renderAll(
+        [
+          'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS search_txt SETTINGS mutations_sync = 0',
+          `ALTER TABLE logs{{onCluster}} ADD ${searchWordsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
+          'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words SETTINGS mutations_sync = 0',
+        ],
+        options,
+      ),
     },
     // v5 writes raw in smaller compression blocks. A column setting: parts written from now on
     // (inserts, merges) use it; stored parts keep their blocks until merged.
@@ -265,15 +273,28 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     // written from now on use it, stored parts keep theirs until merged (no mutation runs).
     {
       version: 6,
-      statements: renderAll([`ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs).map(([column, codec]) => `MODIFY COLUMN ${column} ${codec}`).join(', ')}`], options),
+      statements: renderAll(
+        [
+          `ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs)
+            .map(([column, codec]) => `MODIFY COLUMN ${column} ${codec}`)
+            .join(', ')}`,
+        ],
+        options,
+      ),
     },
     // v7 keeps each index's time extents, filled here from the stored events (min and max: a
     // step repeated after a crash adds the same extents again; migrations run before any insert).
     // Over nanoseconds, as TableOperations.writtenTimeSpans explains.
     {
       version: 7,
-      statements: renderAll([timeExtentsTable, `INSERT INTO time_extents SELECT tenant, idx, fromUnixTimestamp64Nano(min(toUnixTimestamp64Nano(ts)), 'UTC'), fromUnixTimestamp64Nano(max(toUnixTimestamp64Nano(ts)), 'UTC')
-FROM logs GROUP BY tenant, idx`], options),
+      statements: renderAll(
+        [
+          timeExtentsTable,
+          `INSERT INTO time_extents SELECT tenant, idx, fromUnixTimestamp64Nano(min(toUnixTimestamp64Nano(ts)), 'UTC'), fromUnixTimestamp64Nano(max(toUnixTimestamp64Nano(ts)), 'UTC')
+FROM logs GROUP BY tenant, idx`,
+        ],
+        options,
+      ),
     },
     // v8 compresses raw with LZ4 (rawColumn). A codec change only, like v5 and v6: stored parts
     // keep ZSTD until merged.

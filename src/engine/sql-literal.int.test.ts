@@ -51,10 +51,13 @@ describe('sql literals against the engine', () => {
 
   it('sqlIdentifier(name) names a column exactly name', async () => {
     await fc.assert(
-      fc.asyncProperty(text.filter((name) => name.length > 0), async (name) => {
-        const result = await engine.query(`SELECT 1 AS ${sqlIdentifier(name)}`);
-        expect(result.columns).toEqual([name]);
-      }),
+      fc.asyncProperty(
+        text.filter((name) => name.length > 0),
+        async (name) => {
+          const result = await engine.query(`SELECT 1 AS ${sqlIdentifier(name)}`);
+          expect(result.columns).toEqual([name]);
+        },
+      ),
       { numRuns: 100 },
     );
   });

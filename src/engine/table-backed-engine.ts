@@ -41,11 +41,7 @@ export abstract class TableBackedEngine implements Engine {
   ) {
     this.spans = options.spans ?? null;
     // The closures run only after construction, so subclass fields are set by then.
-    this.tables = new TableOperations(
-      { query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) },
-      logger,
-      schema,
-    );
+    this.tables = new TableOperations({ query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) }, logger, schema);
   }
 
   /** Writes encoded rows to `logs` as one insert, durably. */

@@ -85,9 +85,7 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
   /** Records the extents of a batch about to be written (before it is: see Engine.writtenTimeSpan). */
   async widenTimeExtents(extents: readonly TimeExtent[]): Promise<void> {
     if (extents.length === 0) return;
-    const rows = extents.map(
-      (e) => `SELECT ${sqlString(e.tenant)}, ${sqlString(e.indexId)}, ${sqlTimestampNs(e.minTsNs)}, ${sqlTimestampNs(e.maxTsNs)}`,
-    );
+    const rows = extents.map((e) => `SELECT ${sqlString(e.tenant)}, ${sqlString(e.indexId)}, ${sqlTimestampNs(e.minTsNs)}, ${sqlTimestampNs(e.maxTsNs)}`);
     await this.runner.exec(`INSERT INTO time_extents (tenant, idx, min_ts, max_ts) ${rows.join(' UNION ALL ')}`);
   }
 

@@ -70,8 +70,16 @@ describe('isRowDataError', () => {
 describe('toEngineError of a storage fault', () => {
   it.each([
     ['Code: 243. DB::Exception: Cannot reserve 1.00 MiB, not enough space. (NOT_ENOUGH_SPACE)', ErrorCodes.insufficientStorage, 'the disk holding the data dir is full'],
-    ["Code: 75. DB::ErrnoException: Cannot write to file /d/engine/store/x/tmp_insert/data.bin, errno: 28, strerror: No space left on device. (CANNOT_WRITE_TO_FILE_DESCRIPTOR)", ErrorCodes.insufficientStorage, 'the disk holding the data dir is full'],
-    ['Code: 1001. DB::Exception: std::__1::filesystem::filesystem_error: filesystem error: in create_directories: Operation not permitted ["/d/engine/store/3e6"]', ErrorCodes.unavailable, 'the data dir cannot be written'],
+    [
+      'Code: 75. DB::ErrnoException: Cannot write to file /d/engine/store/x/tmp_insert/data.bin, errno: 28, strerror: No space left on device. (CANNOT_WRITE_TO_FILE_DESCRIPTOR)',
+      ErrorCodes.insufficientStorage,
+      'the disk holding the data dir is full',
+    ],
+    [
+      'Code: 1001. DB::Exception: std::__1::filesystem::filesystem_error: filesystem error: in create_directories: Operation not permitted ["/d/engine/store/3e6"]',
+      ErrorCodes.unavailable,
+      'the data dir cannot be written',
+    ],
     ['Code: 1001. DB::Exception: filesystem error: in create_directories: Read-only file system', ErrorCodes.unavailable, 'the data dir cannot be written'],
   ])('%s', (message, code, says) => {
     const error = toEngineError('inserting events', new FakeChdbError(message));

@@ -170,9 +170,7 @@ describe('addStoredColumns', () => {
 
 describe('attrsJsonOf', () => {
   it('writes whole numbers beyond 2^53 with an exponent, so the engine types them Float64, and all else as JSON.stringify', () => {
-    expect(attrsJsonOf({ a: 1e20, b: -1e19, c: 12345678901234567890.5, d: 5, e: 1.5, f: 's' })).toBe(
-      '{"a":1e+20,"b":-1e+19,"c":1.2345678901234567e+19,"d":5,"e":1.5,"f":"s"}',
-    );
+    expect(attrsJsonOf({ a: 1e20, b: -1e19, c: 12345678901234567890.5, d: 5, e: 1.5, f: 's' })).toBe('{"a":1e+20,"b":-1e+19,"c":1.2345678901234567e+19,"d":5,"e":1.5,"f":"s"}');
     expect(JSON.parse(attrsJsonOf({ c: 12345678901234567890.5 })).c).toBe(12345678901234567890.5);
     expect(attrsJsonOf({ a: 2 ** 53 - 1, b: 'x' })).toBe(JSON.stringify({ a: 2 ** 53 - 1, b: 'x' }));
   });

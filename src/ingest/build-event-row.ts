@@ -22,12 +22,7 @@ export interface PendingRow {
  * any string, key or the raw text becomes U+FFFD (well-formed-text.ts): the engine refuses one,
  * and with it the whole batch.
  */
-export function buildPendingRow(
-  event: Record<string, unknown>,
-  rawJson: string,
-  timestampFields: readonly string[],
-  clock: Clock,
-): PendingRow {
+export function buildPendingRow(event: Record<string, unknown>, rawJson: string, timestampFields: readonly string[], clock: Clock): PendingRow {
   let flat = flattenEvent(event);
   if (flat.loneSurrogate) {
     // The raw text is the event's JSON, so its lone surrogates are escapes there.
@@ -121,9 +116,7 @@ function withoutReservedPaths(event: Record<string, unknown>, flat: FlatEvent): 
 export function isReservedPath(path: string): boolean {
   const c = path.charCodeAt(0);
   if (c === 64) {
-    return (
-      isUnderNamespace(path, systemNamespace) || systemNamespaceAliases.some((alias) => isUnderNamespace(path, alias)) || path === '@index' || path === '@index_id'
-    );
+    return isUnderNamespace(path, systemNamespace) || systemNamespaceAliases.some((alias) => isUnderNamespace(path, alias)) || path === '@index' || path === '@index_id';
   }
   return c === 37 && path === '%ingest.source_type';
 }

@@ -54,8 +54,7 @@ export interface CivilTime {
 export function civilToNs(t: CivilTime): bigint | null {
   if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > daysInMonth(t.year, t.month)) return null;
   if (t.hour > 23 || t.minute > 59 || t.second > 60) return null;
-  const seconds =
-    daysFromCivil(t.year, t.month, t.day) * 86_400 + t.hour * 3600 + t.minute * 60 + t.second - t.offsetMinutes * 60;
+  const seconds = daysFromCivil(t.year, t.month, t.day) * 86_400 + t.hour * 3600 + t.minute * 60 + t.second - t.offsetMinutes * 60;
   const ns = BigInt(seconds) * nsPerSecond + BigInt(t.nanos);
   return inEventRange(ns) ? ns : null;
 }

@@ -74,8 +74,7 @@ const plainEvent = fc.letrec<{ obj: Record<string, unknown>; value: unknown }>((
 /** The reference: every leaf with its path, written as plainly as possible. */
 function referenceLeaves(value: unknown, path: string, out: Map<string, unknown>): void {
   if (Array.isArray(value)) value.forEach((item, i) => referenceLeaves(item, `${path}[${i}]`, out));
-  else if (value !== null && typeof value === 'object')
-    for (const [key, item] of Object.entries(value)) referenceLeaves(item, path === '' ? key : `${path}.${key}`, out);
+  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) referenceLeaves(item, path === '' ? key : `${path}.${key}`, out);
   else out.set(path, typeof value === 'boolean' ? String(value) : value);
 }
 

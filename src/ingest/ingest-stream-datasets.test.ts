@@ -20,7 +20,10 @@ function datasetPath(name: string): string {
 async function ingestDataset(name: string, target: Partial<IngestTarget> = {}) {
   const deps = memoryDeps();
   const summary = await ingestStream(createReadStream(datasetPath(name)), aTarget(target), deps);
-  const lines = gunzipSync(readFileSync(datasetPath(name))).toString('utf8').split('\n').filter((l) => l !== '');
+  const lines = gunzipSync(readFileSync(datasetPath(name)))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   return { summary, rows: deps.writer.rows, lines };
 }
 

@@ -20,9 +20,7 @@ describe('ingestStream when things go wrong', () => {
       expect(deps.writer.rows.length).toBeLessThan(1000);
       // one event per line: the error says how many were written and where to resume
       const n = deps.writer.rows.length;
-      expect((error as Error).message).toBe(
-        `request body exceeds 5000 bytes; the ${n} events before the limit were ingested (input lines 1 to ${n}; resend from line ${n + 1})`,
-      );
+      expect((error as Error).message).toBe(`request body exceeds 5000 bytes; the ${n} events before the limit were ingested (input lines 1 to ${n}; resend from line ${n + 1})`);
     });
 
     it('counts decompressed bytes, so a small gzip bomb is stopped', async () => {
@@ -35,7 +33,11 @@ describe('ingestStream when things go wrong', () => {
 
     it('caps a JSON document too, and writes none of it', async () => {
       const deps = memoryDeps();
-      const doc = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ n: i })), null, 1);
+      const doc = JSON.stringify(
+        Array.from({ length: 500 }, (_, i) => ({ n: i })),
+        null,
+        1,
+      );
       const run = ingestStream(byteStream(doc, { size: 100 }), aTarget(), deps, { maxBytes: 1000 });
       await expect(run).rejects.toThrow(new PayloadTooLargeError('request body exceeds 1000 bytes; no events were ingested before the limit'));
       expect(deps.writer.rows).toEqual([]);

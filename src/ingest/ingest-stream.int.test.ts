@@ -90,8 +90,7 @@ describe('ingestStream into chDB', () => {
       ...deps,
       engine: {
         insertEvents: (batch) => engine.insertEvents(batch),
-        encodeEventRow: (row) =>
-          engine.encodeEventRow(row.rawJson.includes('refuse') ? { ...row, attrsJson: '{"x":100000000000000000000}' } : row),
+        encodeEventRow: (row) => engine.encodeEventRow(row.rawJson.includes('refuse') ? { ...row, attrsJson: '{"x":100000000000000000000}' } : row),
       },
     };
     const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ n: i + 1, ...(i === 4 || i === 9 ? { refuse: true } : {}) }));

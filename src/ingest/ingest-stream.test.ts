@@ -255,9 +255,9 @@ describe('ingestStream', () => {
       fc.constantFrom('{"a":1}', '{"é":"ключ 🚀"}', '{"k":-9223372036854775808}', '', '  ', 'bad', '{"Records":[{"r":1},{"r":2}]}', '[1]'),
       fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify({ v })),
     );
-    const input = fc.tuple(fc.array(lineArb, { minLength: 1, maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean()).map(
-      ([lines, eol, finalEol]) => lines.join(eol) + (finalEol ? eol : ''),
-    );
+    const input = fc
+      .tuple(fc.array(lineArb, { minLength: 1, maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+      .map(([lines, eol, finalEol]) => lines.join(eol) + (finalEol ? eol : ''));
 
     it('gives the same rows and summary however the bytes are cut, plain or gzipped', async () => {
       await fc.assert(

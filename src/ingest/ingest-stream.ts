@@ -3,13 +3,7 @@ import { BatchWriter } from './batch-writer.js';
 import { classifyFirstLine, isBlankLine, secondLineIsEvent } from './detect-format.js';
 import { EventCollector } from './event-collector.js';
 import { InputDecoder, type InputSource } from './input-decoder.js';
-import {
-  defaultSourceType,
-  type IngestDependencies,
-  type IngestOptions,
-  type IngestSummary,
-  type IngestTarget,
-} from './ingest-types.js';
+import { defaultSourceType, type IngestDependencies, type IngestOptions, type IngestSummary, type IngestTarget } from './ingest-types.js';
 import { LineSplitter } from './line-splitter.js';
 
 // Defaults of IngestOptions.
@@ -28,12 +22,7 @@ const progressIntervalMs = 250;
  * Batches are acknowledged as they are written: if ingest fails part-way (size cap, corrupt gzip,
  * engine failure, abort), the batches already written stay written.
  */
-export async function ingestStream(
-  source: InputSource,
-  target: IngestTarget,
-  deps: IngestDependencies,
-  options: IngestOptions = {},
-): Promise<IngestSummary> {
+export async function ingestStream(source: InputSource, target: IngestTarget, deps: IngestDependencies, options: IngestOptions = {}): Promise<IngestSummary> {
   return new IngestRun(target, deps, options).run(source);
 }
 
@@ -63,12 +52,7 @@ class IngestRun {
       () => this.progress(false),
       (lineNo, reason) => this.collector.reject(lineNo, reason),
     );
-    this.collector = new EventCollector(
-      this.writer,
-      target.timestampFields,
-      deps.clock,
-      options.maxReportedErrors ?? defaultMaxReportedErrors,
-    );
+    this.collector = new EventCollector(this.writer, target.timestampFields, deps.clock, options.maxReportedErrors ?? defaultMaxReportedErrors);
     this.mode = options.format === 'ndjson' ? 'ndjson' : options.format === 'text' ? 'text' : 'detect';
     if (options.format === 'text') this.format = 'text';
   }
@@ -87,9 +71,7 @@ class IngestRun {
           if (this.writer.full) await this.writer.flush();
         }
         if ((this.mode === 'document' || this.mode === 'undecided') && decoder.decodedBytes > maxDocumentBytes) {
-          throw new PayloadTooLargeError(
-            `JSON document exceeds ${maxDocumentBytes} bytes; send one event per line (NDJSON) instead`,
-          );
+          throw new PayloadTooLargeError(`JSON document exceeds ${maxDocumentBytes} bytes; send one event per line (NDJSON) instead`);
         }
         this.progress(false);
       }
@@ -100,10 +82,7 @@ class IngestRun {
       await this.writer.flush();
       await this.writer.drain();
       if (decoder.corruption !== null) {
-        throw new IngestError(
-          `${decoder.corruption.message}; the ${this.writer.ingested} events before the damage were ingested`,
-          { cause: decoder.corruption.cause },
-        );
+        throw new IngestError(`${decoder.corruption.message}; the ${this.writer.ingested} events before the damage were ingested`, { cause: decoder.corruption.cause });
       }
       this.progress(true);
       return {

@@ -70,9 +70,7 @@ describe('InputDecoder', () => {
     for (const size of [1, 7, 64, 100_000]) {
       const decoder = new InputDecoder(chunksOf(...pieces(Buffer.concat([gzipSync(text), Buffer.from('GARBAGE')]), size)));
       expect(await decodeAll(decoder)).toBe(text);
-      expect(decoder.corruption?.message).toBe(
-        `gzip stream is corrupt after ${text.length} decoded bytes: the bytes after gzip member 1 are not gzip (incorrect header check)`,
-      );
+      expect(decoder.corruption?.message).toBe(`gzip stream is corrupt after ${text.length} decoded bytes: the bytes after gzip member 1 are not gzip (incorrect header check)`);
     }
   });
 

@@ -97,7 +97,10 @@ export class InputDecoder {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
-      iterator.next().then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      iterator
+        .next()
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
     });
   }
 

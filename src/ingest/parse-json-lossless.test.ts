@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  describeJsonDocumentFailure,
-  describeJsonFailure,
-  parseJsonLossless,
-  parseJsonSequence,
-  type JsonParseResult,
-} from './parse-json-lossless.js';
+import { describeJsonDocumentFailure, describeJsonFailure, parseJsonLossless, parseJsonSequence, type JsonParseResult } from './parse-json-lossless.js';
 import { acceptedByJsonParse, mutated } from './testing/json-arbitraries.js';
 
 /**
@@ -15,9 +9,7 @@ import { acceptedByJsonParse, mutated } from './testing/json-arbitraries.js';
  * token is integer-shaped exactly when that string has no `.` or `e`.
  */
 function expectedFromStringified(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown) =>
-    typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(String(value)) ? String(value) : value,
-  );
+  return JSON.parse(text, (_key, value: unknown) => (typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(String(value)) ? String(value) : value));
 }
 
 function value(result: JsonParseResult): unknown {
@@ -40,9 +32,15 @@ describe('parseJsonLossless', () => {
   });
 
   it('keeps safe integers, floats and exponents as numbers', () => {
-    expect(
-      value(parseJsonLossless('[9007199254740991,-9007199254740991,12345678901234567890.5,1e400,1.5e300,-0,0.1]')),
-    ).toEqual([9007199254740991, -9007199254740991, 12345678901234567890.5, Infinity, 1.5e300, -0, 0.1]);
+    expect(value(parseJsonLossless('[9007199254740991,-9007199254740991,12345678901234567890.5,1e400,1.5e300,-0,0.1]'))).toEqual([
+      9007199254740991,
+      -9007199254740991,
+      12345678901234567890.5,
+      Infinity,
+      1.5e300,
+      -0,
+      0.1,
+    ]);
   });
 
   it('treats 2^53 itself as unsafe (it cannot tell 2^53 + 1 apart)', () => {

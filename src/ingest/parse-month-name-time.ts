@@ -102,8 +102,6 @@ export function parseSyslogTime(text: string, nowMs: number): bigint | null {
   return null;
 }
 
-
-
 function namedZone(c: TextCursor): number | null {
   const start = c.pos;
   for (const [name, minutes] of namedZones) {

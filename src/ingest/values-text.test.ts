@@ -14,14 +14,7 @@ describe('valuesText', () => {
 
 describe('numberText', () => {
   it('prints exponents without a plus sign, like ClickHouse toString(Float64)', () => {
-    expect([1e21, 1.5e300, 1e-7, 123.5, -3, 2 ** 53].map(numberText)).toEqual([
-      '1e21',
-      '1.5e300',
-      '1e-7',
-      '123.5',
-      '-3',
-      '9007199254740992',
-    ]);
+    expect([1e21, 1.5e300, 1e-7, 123.5, -3, 2 ** 53].map(numberText)).toEqual(['1e21', '1.5e300', '1e-7', '123.5', '-3', '9007199254740992']);
   });
 
   it('round-trips every finite double', () => {

@@ -19,7 +19,7 @@ export function wellFormedJsonText(jsonText: string): string {
   let out = '';
   let copied = 0;
   // Escapes are read from the left, two characters or six at a time, so `\\` never starts one.
-  for (let at = text.indexOf('\\'); at !== -1; ) {
+  for (let at = text.indexOf('\\'); at !== -1;) {
     if (text.charCodeAt(at + 1) !== 0x75 /* u */) {
       at = text.indexOf('\\', at + 2);
       continue;

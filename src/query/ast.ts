@@ -152,25 +152,12 @@ export interface ColumnName {
   readonly span: Span;
 }
 
-export type NamePart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'star' }
-  | { readonly kind: 'globstar' };
+export type NamePart = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'star' } | { readonly kind: 'globstar' };
 
 // ---------------------------------------------------------------------------------------------
 // Pipeline
 
-export type Command =
-  | AggregateCommand
-  | GroupByCountCommand
-  | StatsCommand
-  | EvalCommand
-  | WhereCommand
-  | TableCommand
-  | RenameCommand
-  | HeadCommand
-  | TailCommand
-  | LookupCommand;
+export type Command = AggregateCommand | GroupByCountCommand | StatsCommand | EvalCommand | WhereCommand | TableCommand | RenameCommand | HeadCommand | TailCommand | LookupCommand;
 
 export type AggregationFunction = 'count' | 'countdistinct' | 'max' | 'min' | 'avg' | 'sum' | 'percentile' | 'var';
 

@@ -50,7 +50,7 @@ export function compareDecimals(a: DecimalValue, b: DecimalValue): -1 | 0 | 1 {
   if (a.sign === 0) return 0;
   const magnitude = a.exponent !== b.exponent ? (a.exponent < b.exponent ? -1 : 1) : a.digits === b.digits ? 0 : a.digits < b.digits ? -1 : 1;
   // equal magnitudes stay 0, not -0 (which callers comparing with Object.is would not take for 0)
-  return a.sign === 1 || magnitude === 0 ? magnitude : ((-magnitude) as -1 | 1);
+  return a.sign === 1 || magnitude === 0 ? magnitude : (-magnitude as -1 | 1);
 }
 
 /** A stored number's exact value: that of its canonical text (the shortest that reads back as it). */

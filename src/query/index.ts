@@ -29,15 +29,7 @@ export {
   type FieldTypes,
   type IndexInfo,
 } from './analyzer/analyze-query.js';
-export {
-  compileQuery,
-  compileTimeHistogram,
-  defaultHeadRows,
-  isSliceable,
-  type CompileOptions,
-  type CompiledOutput,
-  type CompiledQuery,
-} from './compiler/compile-query.js';
+export { compileQuery, compileTimeHistogram, defaultHeadRows, isSliceable, type CompileOptions, type CompiledOutput, type CompiledQuery } from './compiler/compile-query.js';
 export { compileEventBatch, compileEventFilter, type CompiledEventBatch, type EventBatchOptions, type EventFilter } from './compiler/compile-event-batch.js';
 export { compileWindowedQuery, rowWisePrefix, windowIndexColumn, type WindowSeries, type WindowedOptions } from './compiler/compile-windowed-query.js';
 export { compileRowHistogram, type CompiledRowHistogram, type RowHistogramOptions } from './compiler/compile-row-histogram.js';

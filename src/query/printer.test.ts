@@ -80,10 +80,15 @@ describe('printQuery', () => {
   });
 
   it('gives filters and expressions spans whose text parses back to the same node', () => {
-    const filters = (f: Filter): Filter[] =>
-      f.kind === 'and' || f.kind === 'or' ? [f, ...f.operands.flatMap(filters)] : f.kind === 'not' ? [f, ...filters(f.operand)] : [f];
+    const filters = (f: Filter): Filter[] => (f.kind === 'and' || f.kind === 'or' ? [f, ...f.operands.flatMap(filters)] : f.kind === 'not' ? [f, ...filters(f.operand)] : [f]);
     const scalars = (e: Scalar): Scalar[] =>
-      e.kind === 'binary' ? [e, ...scalars(e.left), ...scalars(e.right)] : e.kind === 'unary' ? [e, ...scalars(e.operand)] : e.kind === 'scalarCall' ? [e, ...e.args.flatMap(scalars)] : [e];
+      e.kind === 'binary'
+        ? [e, ...scalars(e.left), ...scalars(e.right)]
+        : e.kind === 'unary'
+          ? [e, ...scalars(e.operand)]
+          : e.kind === 'scalarCall'
+            ? [e, ...e.args.flatMap(scalars)]
+            : [e];
     const slice = (text: string, span: Span): string => text.slice(span.start.offset, span.end.offset);
     fc.assert(
       fc.property(arbitraryQuery({ indexes: ['cloudtrail'], pipeline: ['eval'] }), (query) => {

@@ -18,7 +18,7 @@ const simpleEscapes: Readonly<Record<string, string>> = {
   r: '\r',
 };
 
-const escapeList = "\\\\ \\' \\\" \\` \\* \\n \\t \\r \\u{HEX}";
+const escapeList = '\\\\ \\\' \\" \\` \\* \\n \\t \\r \\u{HEX}';
 
 /**
  * Reads a quoted string or backtick name whose opening quote is at `start`. Escapes are exactly

@@ -25,9 +25,7 @@ function toDoc(value: unknown): Doc {
     case 'number':
       return `(number ${String(node.text)})`;
     case 'column': {
-      const parts = (node.parts as { kind: string; text?: string }[]).map((p) =>
-        p.kind === 'text' ? JSON.stringify(p.text) : p.kind === 'star' ? '*' : '**',
-      );
+      const parts = (node.parts as { kind: string; text?: string }[]).map((p) => (p.kind === 'text' ? JSON.stringify(p.text) : p.kind === 'star' ? '*' : '**'));
       return `(column ${String(node.quote)} ${parts.join(' ')})`;
     }
     default: {

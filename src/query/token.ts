@@ -21,25 +21,7 @@ export type TokenKind =
   | 'invalid' // text that cannot start or be a token; `problems` says why
   | 'eof';
 
-export type SymbolText =
-  | '('
-  | ')'
-  | '{'
-  | '}'
-  | '|'
-  | ','
-  | ':'
-  | '='
-  | '=='
-  | '!='
-  | '<'
-  | '<='
-  | '>'
-  | '>='
-  | '+'
-  | '-'
-  | '*'
-  | '/';
+export type SymbolText = '(' | ')' | '{' | '}' | '|' | ',' | ':' | '=' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/';
 
 /** A problem found while reading one token (an unknown escape, an unterminated string). */
 export interface LexProblem {

@@ -39,7 +39,6 @@ export interface AdhocQueryBody {
   readonly scan_back_to_front?: boolean;
 }
 
-
 export interface AdhocQuery {
   readonly tenant: string;
   readonly text: string;

@@ -49,11 +49,7 @@ export function wireRowId(row: Pick<DecodedRow, 'rowId'>, index: number): WireRo
 }
 
 /** Decodes every engine row of a compiled statement. */
-export function decodeRows(
-  output: CompiledOutput,
-  rows: readonly Record<string, unknown>[],
-  indexNames: ReadonlyMap<string, string>,
-): DecodedRow[] {
+export function decodeRows(output: CompiledOutput, rows: readonly Record<string, unknown>[], indexNames: ReadonlyMap<string, string>): DecodedRow[] {
   if (output.kind === 'table') {
     return rows.map((row) => {
       const columns: ResultRow = Object.create(null) as ResultRow;

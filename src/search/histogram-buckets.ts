@@ -38,7 +38,11 @@ export function checkMaxBuckets(maxBuckets: number): number {
  * A range left without events is empty (at its end) and keeps the buckets of the range asked, so
  * the chart still has an axis.
  */
-export function histogramRange(asked: TimeRange, span: { readonly minTsNs: bigint; readonly maxTsNs: bigint } | null, maxBuckets: number): { range: TimeRange; buckets: BucketPlan } {
+export function histogramRange(
+  asked: TimeRange,
+  span: { readonly minTsNs: bigint; readonly maxTsNs: bigint } | null,
+  maxBuckets: number,
+): { range: TimeRange; buckets: BucketPlan } {
   const clamped = clampToEventSpan(asked);
   const startNs = span !== null && span.minTsNs > clamped.startNs ? span.minTsNs : clamped.startNs;
   const endNs = span !== null && span.maxTsNs + 1n < clamped.endNs ? span.maxTsNs + 1n : clamped.endNs;

@@ -62,7 +62,10 @@ export class HistogramRun extends BackgroundRun {
     const gridStartNs = buckets.firstBucketNs - (((buckets.firstBucketNs % gridNs) + gridNs) % gridNs);
     // The counts cover whole cells: the minute holding the range's end counts even when the end is inside it.
     const gridEndNs = gridStartNs + ((range.endNs - gridStartNs + gridNs - 1n) / gridNs) * gridNs;
-    const counted = await this.deps.engine.query<{ bucket: number; rows: string }>(compileTimeHistogram(plan.analyzed, { tenant, startNs: gridStartNs, endNs: gridEndNs }, gridNs), { signal, workload: { kind: 'adhoc', tenant } });
+    const counted = await this.deps.engine.query<{ bucket: number; rows: string }>(
+      compileTimeHistogram(plan.analyzed, { tenant, startNs: gridStartNs, endNs: gridEndNs }, gridNs),
+      { signal, workload: { kind: 'adhoc', tenant } },
+    );
     this.bytesScanned += counted.stats.bytesRead;
     const cells = counted.rows.map((row) => ({ index: Number(row.bucket), rows: Number(row.rows) }));
     for (const slice of histogramSlices(range, cells, { gridStartNs, gridNs, firstSliceRows })) {

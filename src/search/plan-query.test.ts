@@ -7,7 +7,13 @@ const startNs = 1_763_683_200_000_000_000n; // 2025-11-21T00:00:00Z
 const endNs = startNs + 3_600_000_000_000n;
 
 /** A catalog with `n` stored only as Int64 and `s` only as String; it records every read. */
-function fakeCatalog(types: CatalogFields['types'] = new Map([['n', ['Int64']], ['s', ['String']]]), usable = true) {
+function fakeCatalog(
+  types: CatalogFields['types'] = new Map([
+    ['n', ['Int64']],
+    ['s', ['String']],
+  ]),
+  usable = true,
+) {
   const reads: { fromMs: number; toMs: number }[] = [];
   const source: FieldCatalogSource = {
     fields: async (_tenant, _ids, fromMs, toMs) => {

@@ -84,7 +84,12 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
   const fields = typed || needsFieldCatalog(parsed.query) ? await catalog.fields(request.tenant, ids, fromMs, toMs) : noFields;
   const fieldTypes = typed ? fields.types : null;
   const lookupTables = request.lookupTables && parsed.query.pipeline.some((c) => c.kind === 'lookup') ? await request.lookupTables() : undefined;
-  const analysis = analyzeQuery(parsed.query, { indexes: request.indexes, fieldPaths: fields.paths, ...(fieldTypes ? { fieldTypes } : {}), ...(lookupTables ? { lookupTables } : {}) });
+  const analysis = analyzeQuery(parsed.query, {
+    indexes: request.indexes,
+    fieldPaths: fields.paths,
+    ...(fieldTypes ? { fieldTypes } : {}),
+    ...(lookupTables ? { lookupTables } : {}),
+  });
   if (analysis.analyzed === null) throw withDiagnostics(QueryAnalysisError, analysis.diagnostics);
   const compiled = compileQuery(analysis.analyzed, {
     tenant: request.tenant,
@@ -98,10 +103,7 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
   return { query: parsed.query, analyzed: analysis.analyzed, compiled, indexNames };
 }
 
-function withDiagnostics(
-  Type: typeof QuerySyntaxError | typeof QueryAnalysisError,
-  diagnostics: readonly import('../core/index.js').Diagnostic[],
-): Error {
+function withDiagnostics(Type: typeof QuerySyntaxError | typeof QueryAnalysisError, diagnostics: readonly import('../core/index.js').Diagnostic[]): Error {
   const first = diagnostics[0];
   const where = first?.span ? ` at ${formatPosition(first.span.start)}` : '';
   const firstHint = (first as { hint?: unknown } | undefined)?.hint;

@@ -24,7 +24,17 @@ import { readCompiled } from './read-events.js';
 import { resultColumns } from './result-columns.js';
 import { TableBudget } from './table-budget.js';
 import { sliceStatement, type SliceStatement } from './slice-statement.js';
-import { bucketWidthNs, expectedMatches, firstSliceRows, firstStatementRows, nextSliceRows, SliceWalker, sliceStatementRows, type CountedSlice, type TimeSlice } from './time-slices.js';
+import {
+  bucketWidthNs,
+  expectedMatches,
+  firstSliceRows,
+  firstStatementRows,
+  nextSliceRows,
+  SliceWalker,
+  sliceStatementRows,
+  type CountedSlice,
+  type TimeSlice,
+} from './time-slices.js';
 
 export interface QueryRunDeps {
   readonly engine: Engine;
@@ -146,7 +156,14 @@ export class QueryRun extends BackgroundRun {
   /** One statement over part of the range: up to `limit` events in scan order, decoded within the budget. */
   private async readEvents(plan: QueryPlan, range: TimeSlice, limit: number, statement: Partial<SliceStatement> = {}): Promise<DecodedRow[]> {
     const order = this.request.scanBackToFront ? 'desc' : 'asc';
-    const compiled = compileQuery(plan.analyzed, { tenant: this.request.tenant, ...range, ...rowBounds(this.request), order, limit, partialWords: statement.partialWords === true });
+    const compiled = compileQuery(plan.analyzed, {
+      tenant: this.request.tenant,
+      ...range,
+      ...rowBounds(this.request),
+      order,
+      limit,
+      partialWords: statement.partialWords === true,
+    });
     const options = { settings: { ...compiled.settings, ...statement.settings }, signal: this.abort.signal, workload: this.workload };
     const result = await readCompiled(this.deps.engine, compiled, options);
     this.bytesScanned += result.stats.bytesRead;
@@ -202,7 +219,15 @@ export class QueryRun extends BackgroundRun {
     const watch = setInterval(() => void this.readProgress(tag), this.deps.progressIntervalMs ?? 250);
     try {
       const read = async (timeBounded: boolean) => {
-        const compiled = compileQuery(plan.analyzed, { tenant: request.tenant, startNs: request.startNs, endNs: request.endNs, ...rowBounds(request), order, timeBounded, partialWords: true });
+        const compiled = compileQuery(plan.analyzed, {
+          tenant: request.tenant,
+          startNs: request.startNs,
+          endNs: request.endNs,
+          ...rowBounds(request),
+          order,
+          timeBounded,
+          partialWords: true,
+        });
         const result = await readCompiled(this.deps.engine, compiled, { tag, settings: compiled.settings, signal: this.abort.signal, workload: this.workload });
         this.bytesScanned = Math.max(this.bytesScanned, result.stats.bytesRead);
         return { compiled, result };
@@ -244,7 +269,6 @@ export class QueryRun extends BackgroundRun {
       this.deps.logger.debug({ err: error }, 'reading query progress failed');
     }
   }
-
 }
 
 /** The cursor bounds of a request (`start_leid`, `end_leid`) as compile options. */

@@ -54,7 +54,10 @@ async function compare(text: string, windows: readonly MinuteWindow[], maxRows: 
   const plan = await planQuery({ tenant: 'acme', text, indexes, ...span, order: 'asc', limit: maxRows }, new FieldCatalogCache(engine, clock));
   const statements = { count: 0, chunk: 0, window: 0, grouped: 0 };
   const got = [];
-  for await (const { window, rows } of ruleWindowResults({ engine, tenant: 'acme', plan, maxRows, chunkRows, signal: new AbortController().signal, onStatement: (kind) => statements[kind]++ }, windows)) {
+  for await (const { window, rows } of ruleWindowResults(
+    { engine, tenant: 'acme', plan, maxRows, chunkRows, signal: new AbortController().signal, onStatement: (kind) => statements[kind]++ },
+    windows,
+  )) {
     got.push({ window, columns: rows.columns, rows: rows.rows });
   }
   const sampled = got.filter((_, i) => i % sample === 0);
@@ -120,7 +123,10 @@ describe('rule windows', () => {
     const got = [];
     for await (const { rows } of search.windows.ruleWindows('acme', 'user: bob', windows, 1000, new AbortController().signal)) got.push(rows.rows.map((r) => r.columns.n));
     const expected = [];
-    for (const w of windows) expected.push((await search.windows.runOnce('acme', 'user: bob', { startNs: BigInt(w.startMs) * 1_000_000n, endNs: BigInt(w.endMs) * 1_000_000n }, 1000)).rows.map((r) => r.columns.n));
+    for (const w of windows)
+      expected.push(
+        (await search.windows.runOnce('acme', 'user: bob', { startNs: BigInt(w.startMs) * 1_000_000n, endNs: BigInt(w.endMs) * 1_000_000n }, 1000)).rows.map((r) => r.columns.n),
+      );
     expect(got).toEqual(expected);
   });
 });

@@ -28,7 +28,6 @@ import { WindowedReader } from './windowed-reader.js';
 
 export type { MinuteWindow, RuleWindowsDeps, WindowRows } from './rule-window.js';
 
-
 /** The windows' results in the order given (windows sorted by start, all the same length). */
 export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonly MinuteWindow[]): AsyncGenerator<{ window: MinuteWindow; rows: WindowRows }> {
   const first = windows[0];
@@ -42,7 +41,13 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
   const counts = await minuteCounts(deps, span);
   const countOf = (w: MinuteWindow): number => counts.between(w.startMs, w.endMs);
   const perEvent = isSliceable(deps.plan.query);
-  const reader = perEvent ? new ChunkReader(deps, counts, windows.filter((w) => countOf(w) > 0 && countOf(w) <= deps.maxRows)) : null;
+  const reader = perEvent
+    ? new ChunkReader(
+        deps,
+        counts,
+        windows.filter((w) => countOf(w) > 0 && countOf(w) <= deps.maxRows),
+      )
+    : null;
   const grouped = perEvent || !isSeries(windows) ? null : new WindowedReader(deps, windows, countOf);
   let empty: WindowRows | null = null;
   for (const [position, window] of windows.entries()) {
@@ -73,7 +78,11 @@ async function minuteCounts(deps: RuleWindowsDeps, span: MinuteWindow): Promise<
   deps.onStatement?.('count');
   const range = toRange(span);
   const compiled = compileRowHistogram(deps.plan.analyzed, { tenant: deps.tenant, ...range, firstBucketNs: range.startNs, bucketNs: BigInt(minuteMs) * msNs, partialWords: true });
-  const result = await deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
+  const result = await deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, {
+    settings: compiled.settings,
+    signal: deps.signal,
+    workload: { kind: 'adhoc', tenant: deps.tenant },
+  });
   return new MinuteCounts(span.startMs, (span.endMs - span.startMs) / minuteMs, result.rows);
 }
 

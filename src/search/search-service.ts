@@ -68,7 +68,6 @@ export interface StartedHistogram {
   readonly range: TimeRange;
 }
 
-
 export interface RunOptions {
   /** Event results: at most this many rows, newest first unless `order` is `asc`. */
   readonly maxRows: number;
@@ -137,7 +136,10 @@ export class SearchService {
     const clamped = clampToEventSpan(asked);
     this.admission.admit(tenant);
     const plan = await this.planner.plan(tenant, body.query, clamped, { useFieldTypes: true });
-    const span = await this.engine.writtenTimeSpan(tenant, plan.analyzed.scope.map((index) => index.id));
+    const span = await this.engine.writtenTimeSpan(
+      tenant,
+      plan.analyzed.scope.map((index) => index.id),
+    );
     const { range, buckets } = histogramRange(asked, span, maxBuckets);
     this.admission.admit(tenant); // planning awaited: others may have started meanwhile
     const run = new HistogramRun({ tenant, range, buckets }, { engine: this.engine, logger: this.logger }, plan);

@@ -52,7 +52,13 @@ async function search(text: string, selectiveReadRows: number, order: 'asc' | 'd
     withoutTopK.push(options?.settings?.['use_top_k_dynamic_filtering'] === 0);
     return queryEvents(sql, answer, options);
   };
-  const service = new SearchService(spy, async () => indexes, clock, silentLogger, { blockingTimeoutS: 60, resultTtlS: 60, maxConcurrent: 4, maxConcurrentPerTenant: 4, selectiveReadRows });
+  const service = new SearchService(spy, async () => indexes, clock, silentLogger, {
+    blockingTimeoutS: 60,
+    resultTtlS: 60,
+    maxConcurrent: 4,
+    maxConcurrentPerTenant: 4,
+    selectiveReadRows,
+  });
   const result = await service.run('acme', text, range, { maxRows, order });
   return { ns: result.rows.map((row) => row.columns.n), rows: result.rows.map((row) => row.columns), statements, withoutTopK };
 }

@@ -23,7 +23,12 @@ const texts = ['user: alice action: login', 'user: bob', 'action: logout'];
 
 beforeAll(async () => {
   await engine.init();
-  const events = Array.from({ length: 60 }, (_, n) => ({ ts: new Date(base + n * 1000).toISOString(), n, user: ['alice', 'bob', 'carol'][n % 3], action: n % 2 === 0 ? 'login' : 'logout' }));
+  const events = Array.from({ length: 60 }, (_, n) => ({
+    ts: new Date(base + n * 1000).toISOString(),
+    n,
+    user: ['alice', 'bob', 'carol'][n % 3],
+    action: n % 2 === 0 ? 'login' : 'logout',
+  }));
   await eventWriter(engine, clock)('i-auth', events);
 }, 60_000);
 

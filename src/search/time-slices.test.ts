@@ -72,17 +72,24 @@ describe('SliceWalker with any targets', () => {
     const bucketList = fc.array(fc.record({ index: fc.nat({ max: 999 }), rows: fc.nat({ max: 200_000 }) }), { maxLength: 50 });
     const targets = fc.array(fc.oneof(fc.integer({ min: 1, max: 1_000_000 }), fc.constant(Number.POSITIVE_INFINITY)), { minLength: 1, maxLength: 60 });
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), fc.bigInt({ min: 1n, max: 10n ** 16n }), bucketList, targets, fc.boolean(), (start, length, raw, asked, back) => {
-        const buckets: TimeBucket[] = [...new Map(raw.map((b) => [b.index, b])).values()];
-        const walker = new SliceWalker(start, start + length, buckets, back);
-        const slices = [];
-        for (let i = 0, slice = walker.next(asked[0]!); slice !== null; i++, slice = walker.next(asked[i % asked.length]!)) slices.push(slice);
-        const ordered = back ? [...slices].reverse() : slices;
-        expect(ordered[0]?.startNs).toBe(start);
-        expect(ordered.at(-1)?.endNs).toBe(start + length);
-        for (let i = 1; i < ordered.length; i++) expect(ordered[i]?.startNs).toBe(ordered[i - 1]?.endNs);
-        expect(walker.remainingRows).toBe(0);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }),
+        fc.bigInt({ min: 1n, max: 10n ** 16n }),
+        bucketList,
+        targets,
+        fc.boolean(),
+        (start, length, raw, asked, back) => {
+          const buckets: TimeBucket[] = [...new Map(raw.map((b) => [b.index, b])).values()];
+          const walker = new SliceWalker(start, start + length, buckets, back);
+          const slices = [];
+          for (let i = 0, slice = walker.next(asked[0]!); slice !== null; i++, slice = walker.next(asked[i % asked.length]!)) slices.push(slice);
+          const ordered = back ? [...slices].reverse() : slices;
+          expect(ordered[0]?.startNs).toBe(start);
+          expect(ordered.at(-1)?.endNs).toBe(start + length);
+          for (let i = 1; i < ordered.length; i++) expect(ordered[i]?.startNs).toBe(ordered[i - 1]?.endNs);
+          expect(walker.remainingRows).toBe(0);
+        },
+      ),
     );
   });
 });

@@ -35,7 +35,10 @@ const everyStatus = [
 beforeAll(async () => {
   await engine.init();
   // 100 events over the morning: status 200 for n % 4 != 0, else 500.
-  await ingest('i-web', Array.from({ length: 100 }, (_, n) => ({ ts: new Date(base + n * 60_000).toISOString(), n, status: n % 4 === 0 ? 500 : 200 })));
+  await ingest(
+    'i-web',
+    Array.from({ length: 100 }, (_, n) => ({ ts: new Date(base + n * 60_000).toISOString(), n, status: n % 4 === 0 ? 500 : 200 })),
+  );
   // Another index holds an event the day before: in the tenant, outside web's span.
   await ingest('i-other', [{ ts: new Date(base - 3_600_000).toISOString(), status: 404 }]);
 }, 60_000);

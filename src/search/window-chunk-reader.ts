@@ -92,4 +92,3 @@ function lowerBound(times: readonly bigint[], ns: bigint): number {
   }
   return lo;
 }
-

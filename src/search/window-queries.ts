@@ -68,7 +68,13 @@ export class WindowQueries {
    * would return for the window, read with far fewer statements (rule-windows.ts). Planned over
    * the windows' span as a window query is planned.
    */
-  async *ruleWindows(tenant: string, text: string, windows: readonly MinuteWindow[], maxRows: number, signal: AbortSignal): AsyncGenerator<{ window: MinuteWindow; rows: WindowRows }> {
+  async *ruleWindows(
+    tenant: string,
+    text: string,
+    windows: readonly MinuteWindow[],
+    maxRows: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<{ window: MinuteWindow; rows: WindowRows }> {
     const first = windows[0];
     const last = windows.at(-1);
     if (first === undefined || last === undefined) return;

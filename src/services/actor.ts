@@ -1,8 +1,5 @@
 /** Who performed a mutation, as recorded in the audit trail. */
-export type Actor =
-  | { readonly kind: 'key'; readonly keyId: string }
-  | { readonly kind: 'cli' }
-  | { readonly kind: 'system' };
+export type Actor = { readonly kind: 'key'; readonly keyId: string } | { readonly kind: 'cli' } | { readonly kind: 'system' };
 
 export const cliActor: Actor = { kind: 'cli' };
 

@@ -133,32 +133,35 @@ export function createServices(deps: {
     ruleFiles,
     repositorySync: ruleTests ? new RepositorySync(store, syncSources, ruleFiles, clock) : null,
     ingest: engine ? new IngestService(store, engine, indexes, audit, clock, deps.ingest, writingEvents) : null,
-    maintenance: engine ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' }), {
+    maintenance: engine
+      ? new Maintenance(store, engine, tenants, clock, logger.child({ component: 'maintenance' }), {
           writingEvents,
           ...(ruleTests ? { sweepRuleTestLeftovers: () => ruleTests.sweepLeftovers() } : {}),
           ...(shared ? { leases: new WorkLeases(store.leases, instanceId, clock) } : {}),
-        }) : null,
+        })
+      : null,
     search,
     queryCapacity,
     lookupTables,
-    detections: engine && search
-      ? new DetectionEngine(
-          {
-            store,
-            engine,
-            search,
-            clock,
-            logger,
-            tenants,
-            indexes,
-            sinks,
-            chatIntegrations,
-            allowPrivateDestinations: deps.allowPrivateDestinations,
-            ...(deps.detectionMetrics ? { metrics: deps.detectionMetrics } : {}),
-          },
-          detectionSettings,
-        )
-      : null,
+    detections:
+      engine && search
+        ? new DetectionEngine(
+            {
+              store,
+              engine,
+              search,
+              clock,
+              logger,
+              tenants,
+              indexes,
+              sinks,
+              chatIntegrations,
+              allowPrivateDestinations: deps.allowPrivateDestinations,
+              ...(deps.detectionMetrics ? { metrics: deps.detectionMetrics } : {}),
+            },
+            detectionSettings,
+          )
+        : null,
     sinkTests: new SinkTester(sinks, deploymentSinkResolver(sinkWiring, detectionSettings), audit, clock),
     insights: engine ? new IndexInsights(engine) : null,
     previews: search ? new RulePreviewService(store, indexes, ruleFiles, search, clock, detectionSettings.scheduler.maxRows) : null,

@@ -1,12 +1,5 @@
 import { NotFoundError, ValidationError, newId, type Clock } from '../core/index.js';
-import {
-  checkRequiredRuleFields,
-  checkRuleFields,
-  checkRuleQuery,
-  effectiveState,
-  ruleFieldNames,
-  type RuleFieldsInput,
-} from '../detections/index.js';
+import { checkRequiredRuleFields, checkRuleFields, checkRuleQuery, effectiveState, ruleFieldNames, type RuleFieldsInput } from '../detections/index.js';
 import type { LookupTableInfo } from '../search/index.js';
 import type { DetectionRuleRecord, DetectionRuleSummary, Page, Store } from '../store/index.js';
 import type { Actor } from './actor.js';

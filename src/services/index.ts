@@ -18,13 +18,7 @@ export { ChatIntegrationService, type AddChatIntegrationInput } from './chat-int
 export { AlertService, maxAlertPageSize, type AlertDetail } from './alert-service.js';
 export { DetectionEngine, defaultDetectionEngineSettings, type DetectionEngineDeps, type DetectionEngineSettings } from './detection-engine.js';
 export { SyncSourceService, maxSyncSourcePageSize, type SinkKeysInput, type SyncSourceInput } from './sync-source-service.js';
-export {
-  RepositorySync,
-  type RepositorySyncResult,
-  type RepositoryUpload,
-  type SyncAction,
-  type SyncFileResult,
-} from './repository-sync.js';
+export { RepositorySync, type RepositorySyncResult, type RepositoryUpload, type SyncAction, type SyncFileResult } from './repository-sync.js';
 export {
   RuleFileChecks,
   RuleFileService,

@@ -111,25 +111,27 @@ export class IngestService {
       written = progress.ingested;
       request.onProgress?.(progress);
     };
-    const summary = await this.writing(index.tenantId, () => ingestStream(
-      source,
-      {
-        tenantId: index.tenantId,
-        indexId: index.id,
-        timestampFields: [...new Set(timestampFields)],
-        sourceType: request.sourceType ?? index.sourceType ?? defaultSourceType,
-      },
-      { engine: this.engine, reserveSequence, clock: this.clock },
-      {
-        format: request.format ?? 'auto',
-        batchRows: this.settings.batchRows,
-        batchBytes: this.settings.batchBytes,
-        ...(request.maxBytes !== undefined ? { maxBytes: request.maxBytes } : {}),
-        ...(request.maxReportedErrors !== undefined ? { maxReportedErrors: request.maxReportedErrors } : {}),
-        onProgress,
-        ...(request.signal ? { signal: request.signal } : {}),
-      },
-    )).catch(async (error: unknown) => {
+    const summary = await this.writing(index.tenantId, () =>
+      ingestStream(
+        source,
+        {
+          tenantId: index.tenantId,
+          indexId: index.id,
+          timestampFields: [...new Set(timestampFields)],
+          sourceType: request.sourceType ?? index.sourceType ?? defaultSourceType,
+        },
+        { engine: this.engine, reserveSequence, clock: this.clock },
+        {
+          format: request.format ?? 'auto',
+          batchRows: this.settings.batchRows,
+          batchBytes: this.settings.batchBytes,
+          ...(request.maxBytes !== undefined ? { maxBytes: request.maxBytes } : {}),
+          ...(request.maxReportedErrors !== undefined ? { maxReportedErrors: request.maxReportedErrors } : {}),
+          onProgress,
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
+      ),
+    ).catch(async (error: unknown) => {
       // A failed ingestion (a broken body, the engine, a cancel) may have written batches before
       // it stopped: that is a change to the index, and the audit trail says how many events.
       if (written > 0) {
@@ -167,7 +169,11 @@ export class IngestService {
     try {
       return await this.indexes.create(
         request.tenantId,
-        { name: request.index, ...(request.timestampField ? { timestampFields: [request.timestampField, ...defaultTimestampFields] } : {}), ...(request.sourceType ? { sourceType: request.sourceType } : {}) },
+        {
+          name: request.index,
+          ...(request.timestampField ? { timestampFields: [request.timestampField, ...defaultTimestampFields] } : {}),
+          ...(request.sourceType ? { sourceType: request.sourceType } : {}),
+        },
         actor,
       );
     } catch (error) {

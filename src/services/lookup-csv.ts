@@ -32,7 +32,8 @@ export function readLookupCsv(text: string): LookupCsv {
   const seen = new Set<string>();
   columns.forEach((name, i) => {
     if (name === '') problem(1, `column ${i + 1} has no name`);
-    else if (name.length > lookupCsvLimits.maxColumnNameLength || hasControlCharacters(name)) problem(1, `column ${i + 1} must be a name of at most ${lookupCsvLimits.maxColumnNameLength} characters without control characters`);
+    else if (name.length > lookupCsvLimits.maxColumnNameLength || hasControlCharacters(name))
+      problem(1, `column ${i + 1} must be a name of at most ${lookupCsvLimits.maxColumnNameLength} characters without control characters`);
     else if (seen.has(name)) problem(1, `column ${JSON.stringify(name)} is named twice`);
     seen.add(name);
   });
@@ -41,10 +42,13 @@ export function readLookupCsv(text: string): LookupCsv {
     if (record.cells.length !== columns.length) problem(record.line, `${record.cells.length} fields where the header has ${columns.length}`);
   }
   if (problems.length > 0) {
-    throw new ValidationError(`invalid lookup table: ${problems[0]?.message}${problems.length > 1 ? ` and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}` : ''}`, {
-      field: 'file',
-      diagnostics: problems,
-    });
+    throw new ValidationError(
+      `invalid lookup table: ${problems[0]?.message}${problems.length > 1 ? ` and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}` : ''}`,
+      {
+        field: 'file',
+        diagnostics: problems,
+      },
+    );
   }
   return { columns, rows: data.map((r) => r.cells) };
 }

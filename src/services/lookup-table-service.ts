@@ -37,7 +37,8 @@ export class LookupTableService {
     const csv = readFile(input.file);
     const table = readLookupCsv(csv);
     tenantId = (await this.tenants.ensure(tenantId)).id; // a name (`default`) stands for its tenant's id
-    if (await this.store.lookupTables.getByName(tenantId, name)) throw new ConflictError(`tenant ${JSON.stringify(tenantId)} already has a lookup table named ${JSON.stringify(name)}`, { field: 'name' });
+    if (await this.store.lookupTables.getByName(tenantId, name))
+      throw new ConflictError(`tenant ${JSON.stringify(tenantId)} already has a lookup table named ${JSON.stringify(name)}`, { field: 'name' });
     const engine = this.writableEngine();
     const now = this.clock.nowMs();
     const record: LookupTableRecord = {

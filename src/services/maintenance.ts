@@ -76,7 +76,14 @@ export class Maintenance {
         const tenant = await this.tenants.ensure(tenantId);
         const auditIndex = await this.tenants.systemIndex(tenant.id, '_audit');
         if (!auditIndex) continue;
-        const records = tenantEntries.map((e) => ({ '@timestamp': new Date(e.at).toISOString(), actor: e.actor, action: e.action, target: e.target, details: e.details, audit_id: e.id }));
+        const records = tenantEntries.map((e) => ({
+          '@timestamp': new Date(e.at).toISOString(),
+          actor: e.actor,
+          action: e.action,
+          target: e.target,
+          details: e.details,
+          audit_id: e.id,
+        }));
         await writeSystemEvents(
           { engine: this.engine, store: this.store, clock: this.clock, writingEvents: this.hooks.writingEvents ?? (() => () => {}) },
           { tenantId: tenant.id, indexId: auditIndex.id, timestampFields: defaultTimestampFields, sourceType: 'vigil:audit' },

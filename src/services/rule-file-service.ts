@@ -1,14 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, ErrorCodes, RunLimit, ValidationError, VigilError, messageOf, type Diagnostic } from '../core/index.js';
-import {
-  checkRuleFields,
-  formatFileProblem,
-  readRuleFile,
-  ruleInputOf,
-  type RuleDefinition,
-  type RuleFieldsInput,
-  type RuleFileCheck,
-} from '../detections/index.js';
+import { checkRuleFields, formatFileProblem, readRuleFile, ruleInputOf, type RuleDefinition, type RuleFieldsInput, type RuleFileCheck } from '../detections/index.js';
 import type { IndexInfo } from '../search/index.js';
 import type { DetectionRuleRecord, Store } from '../store/index.js';
 import { describeActor, type Actor } from './actor.js';
@@ -187,7 +179,13 @@ export class RuleFileService extends RuleFileChecks {
     if (unresolved.length > 0) {
       const diagnostics = unresolved.map((u) => {
         const span = check.spanOf(`event_sink_keys[${u.index}]`);
-        return { severity: 'error' as const, code: ErrorCodes.invalidArgument, message: `event_sink_keys[${u.index}] ${JSON.stringify(u.key)} ${u.reason}`, field: `event_sink_keys[${u.index}]`, ...(span ? { span } : {}) };
+        return {
+          severity: 'error' as const,
+          code: ErrorCodes.invalidArgument,
+          message: `event_sink_keys[${u.index}] ${JSON.stringify(u.key)} ${u.reason}`,
+          field: `event_sink_keys[${u.index}]`,
+          ...(span ? { span } : {}),
+        };
       });
       throw new ValidationError(diagnostics.map(formatFileProblem).join('; '), { field: 'event_sink_keys', diagnostics });
     }
@@ -208,10 +206,9 @@ export class RuleFileService extends RuleFileChecks {
 
   private async update(existing: DetectionRuleRecord, input: RuleFieldsInput, actor: Actor): Promise<DetectionRuleRecord> {
     if (existing.detectionRuleSyncId !== null) {
-      throw new ValidationError(
-        `the rule with push_key ${JSON.stringify(existing.syncKey)} (${existing.id}) is synced from a repository: change its file there`,
-        { field: 'push_key' },
-      );
+      throw new ValidationError(`the rule with push_key ${JSON.stringify(existing.syncKey)} (${existing.id}) is synced from a repository: change its file there`, {
+        field: 'push_key',
+      });
     }
     const checked = checkRuleFields(input);
     const changed: Record<string, unknown> = {};
@@ -245,5 +242,8 @@ function definitionOrThrow(check: RuleFileCheck): RuleDefinition {
 }
 
 function failedTests(result: RuleFileResult): string {
-  return (result.tests ?? []).filter((t) => t.status === 'Failed').map((t) => `${JSON.stringify(t.name)} expected ${t.expectedDetectionResult ? 'a detection' : 'no detection'}`).join(', ');
+  return (result.tests ?? [])
+    .filter((t) => t.status === 'Failed')
+    .map((t) => `${JSON.stringify(t.name)} expected ${t.expectedDetectionResult ? 'a detection' : 'no detection'}`)
+    .join(', ');
 }

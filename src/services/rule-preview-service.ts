@@ -84,8 +84,7 @@ export class RulePreviewService {
       if (stored === null) throw new NotFoundError(`detection rule ${JSON.stringify(input.ruleId)} not found`);
       return stored;
     }
-    const fields: RuleFieldsInput =
-      input.ruleYaml !== undefined ? ruleInputOf(await this.ruleFiles.definitionOf(input.ruleYaml, tenantId), []) : (input.rule as RuleFieldsInput);
+    const fields: RuleFieldsInput = input.ruleYaml !== undefined ? ruleInputOf(await this.ruleFiles.definitionOf(input.ruleYaml, tenantId), []) : (input.rule as RuleFieldsInput);
     const prefix = input.ruleYaml !== undefined ? 'rule_yaml' : 'rule';
     const checked = withFieldPrefix(prefix, () => checkRuleFields(fields));
     const indexes = (await this.indexes.searchable(tenantId)).map((i) => ({ id: i.id, name: i.name, system: i.kind === 'system' }));

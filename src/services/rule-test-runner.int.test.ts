@@ -65,7 +65,9 @@ describe('RuleTestRunner', () => {
   });
 
   it('defaults now to just after the latest event, on a run_frequency_s boundary', async () => {
-    const [result] = await runner.runAll(rule('* | count', [test('t', ['{"timestamp":"2024-01-01T00:00:00.000Z","message":"x"}'], true)], 'time_range_s: 3600\nrun_frequency_s: 600'));
+    const [result] = await runner.runAll(
+      rule('* | count', [test('t', ['{"timestamp":"2024-01-01T00:00:00.000Z","message":"x"}'], true)], 'time_range_s: 3600\nrun_frequency_s: 600'),
+    );
     expect(result).toMatchObject({ status: 'Passed', rows: [{ '@q.count': 1 }] });
     expect(result?.window.endNs).toBe(BigInt(Date.parse('2024-01-01T00:10:00Z')) * 1_000_000n);
   });
@@ -95,13 +97,20 @@ describe('RuleTestRunner', () => {
     );
     expect(results[0]?.status).toBe('Passed');
     const byId = await runner.runAll(
-      rule('@index={ 00000000-0000-0000-0000-000000000000 | "_detections" } tags[*]:c', [test('t', ['{"timestamp":"2026-05-15T00:02:00Z","tags":["c"]}'], true, '2026-05-15T00:03:00Z')]),
+      rule('@index={ 00000000-0000-0000-0000-000000000000 | "_detections" } tags[*]:c', [
+        test('t', ['{"timestamp":"2026-05-15T00:02:00Z","tags":["c"]}'], true, '2026-05-15T00:03:00Z'),
+      ]),
     );
     expect(byId[0]?.status).toBe('Passed');
   });
 
   it('keeps each test to its own scratch tenant and deletes its events afterwards', async () => {
-    await runner.runAll(rule('x', [test('a', ['{"timestamp":"2026-05-15T00:02:00Z","m":"x"}'], true, '2026-05-15T00:03:00Z'), test('b', ['{"timestamp":"2026-05-15T00:02:00Z","m":"y"}'], false, '2026-05-15T00:03:00Z')]));
+    await runner.runAll(
+      rule('x', [
+        test('a', ['{"timestamp":"2026-05-15T00:02:00Z","m":"x"}'], true, '2026-05-15T00:03:00Z'),
+        test('b', ['{"timestamp":"2026-05-15T00:02:00Z","m":"y"}'], false, '2026-05-15T00:03:00Z'),
+      ]),
+    );
     await runner.settled();
     const left = await engine.query<{ n: string }>(`SELECT count() AS n FROM logs WHERE startsWith(tenant, '${scratchTenantPrefix}')`);
     expect(Number(left.rows[0]?.n)).toBe(0);

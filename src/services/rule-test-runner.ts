@@ -1,5 +1,15 @@
 import { IngestError, newId, type Clock, type Logger } from '../core/index.js';
-import { readDataset, testEventTimeFields, testIndexesOf, testWindow, type DatasetEvent, type ResultRow, type RuleDefinition, type RuleTestDefinition, type TestWindow } from '../detections/index.js';
+import {
+  readDataset,
+  testEventTimeFields,
+  testIndexesOf,
+  testWindow,
+  type DatasetEvent,
+  type ResultRow,
+  type RuleDefinition,
+  type RuleTestDefinition,
+  type TestWindow,
+} from '../detections/index.js';
 import type { Engine } from '../engine/index.js';
 import { ingestStream } from '../ingest/index.js';
 import { QueryPlanner, WindowQueries } from '../search/index.js';
@@ -103,7 +113,11 @@ export class RuleTestRunner {
 
   async run(definition: RuleDefinition, test: RuleTestDefinition, signal?: AbortSignal): Promise<RuleTestResult> {
     const { events } = readDataset(test.datasetInline, test.datasetFormat ?? 'LegacyFlatten');
-    const window = testWindow(definition, test.nowTimestamp, events.map((e) => e.timeNs));
+    const window = testWindow(
+      definition,
+      test.nowTimestamp,
+      events.map((e) => e.timeNs),
+    );
     const { indexes, loadInto } = testIndexesOf(definition.queryText);
     const tenant = scratchTenantId(this.clock.nowMs());
     try {

@@ -31,7 +31,11 @@ export async function resolveSinkKeys(store: Store, tenantId: string, keys: read
     }
     const mapped = mapping[0]?.sinkKeys[key] ?? (sinks.has(key) ? [key] : null);
     if (mapped === null) {
-      unresolved.push({ key, index, reason: "is neither mapped by a sync source of the tenant (vigil sync-sources ... --sink-key KEY=SINK_ID) nor the id of one of the tenant's event sinks" });
+      unresolved.push({
+        key,
+        index,
+        reason: "is neither mapped by a sync source of the tenant (vigil sync-sources ... --sink-key KEY=SINK_ID) nor the id of one of the tenant's event sinks",
+      });
       return;
     }
     for (const id of mapped) if (!sinkIds.includes(id)) sinkIds.push(id);

@@ -29,7 +29,9 @@ export class SinkTester {
     const record = await this.sinks.find(id, canSeeTenant);
     const sink = await this.lookup(record.tenantId, record.id);
     const outcome: DeliveryOutcome =
-      sink === null ? { kind: 'permanent', httpStatus: null, latencyMs: 0, error: 'the sink’s chat integration or key no longer exists' } : await sink.send(testAlert(record, this.clock.nowMs()));
+      sink === null
+        ? { kind: 'permanent', httpStatus: null, latencyMs: 0, error: 'the sink’s chat integration or key no longer exists' }
+        : await sink.send(testAlert(record, this.clock.nowMs()));
     await this.audit.record(record.tenantId, actor, 'event_sink.test', record.id, { name: record.name, type: record.type, outcome: outcome.kind, http_status: outcome.httpStatus });
     return outcome;
   }

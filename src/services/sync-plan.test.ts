@@ -19,8 +19,7 @@ const fieldsOf = (name: string, overrides: Partial<SyncedRuleFields> = {}): Sync
   eventSinkIds: ['sink-1'],
   ...overrides,
 });
-const synced = (path: string, fields: SyncedRuleFields) =>
-  aRule('acme', { ...fields, syncKey: syncKeyOf(source, path), detectionRuleSyncId: source, enabledStateOverride: null });
+const synced = (path: string, fields: SyncedRuleFields) => aRule('acme', { ...fields, syncKey: syncKeyOf(source, path), detectionRuleSyncId: source, enabledStateOverride: null });
 const file = (path: string, fields: SyncedRuleFields): DesiredRule => ({ path, fields });
 
 describe('planSync', () => {
@@ -32,7 +31,11 @@ describe('planSync', () => {
   it('leaves identical rules alone and changes only the fields that differ', () => {
     const a = synced('rules/a.yml', fieldsOf('a'));
     const b = synced('rules/b.yml', fieldsOf('b'));
-    const plan = planSync(source, [file('rules/a.yml', fieldsOf('a')), file('rules/b.yml', fieldsOf('b', { severity: 'Low', tags: ['b', 'a'], enabledStateSynced: 'Paused' }))], [a, b]);
+    const plan = planSync(
+      source,
+      [file('rules/a.yml', fieldsOf('a')), file('rules/b.yml', fieldsOf('b', { severity: 'Low', tags: ['b', 'a'], enabledStateSynced: 'Paused' }))],
+      [a, b],
+    );
     expect(plan.unchanged).toEqual([{ path: 'rules/a.yml', rule: a }]);
     expect(plan.updates).toEqual([{ path: 'rules/b.yml', rule: b, changes: { severity: 'Low', tags: ['b', 'a'], enabledStateSynced: 'Paused' } }]);
     expect(plan.creates).toEqual([]);

@@ -87,9 +87,12 @@ export class SyncSourceService {
       );
     }
     if (others.length > 0) {
-      throw new ValidationError(`tenant_id is required: tenants ${candidates.map((s) => JSON.stringify(s.tenantId)).join(', ')} each have a sync source with this push_key and branch`, {
-        field: 'tenant_id',
-      });
+      throw new ValidationError(
+        `tenant_id is required: tenants ${candidates.map((s) => JSON.stringify(s.tenantId)).join(', ')} each have a sync source with this push_key and branch`,
+        {
+          field: 'tenant_id',
+        },
+      );
     }
     return only;
   }

@@ -76,7 +76,11 @@ function itemResult(item: BulkItem, outcome: RecordOutcome): Record<string, unkn
       return { ...base, _version: 1, result: 'created', _shards: { total: 1, successful: 1, failed: 0 }, _seq_no: 0, _primary_term: 1, status: 201 };
     case 'invalid':
       if (outcome.error.startsWith(unsupportedActionPrefix)) {
-        return { ...base, status: 400, error: { type: 'illegal_argument_exception', reason: `Vigil stores events as they arrive and never changes them: ${item.action} is not supported` } };
+        return {
+          ...base,
+          status: 400,
+          error: { type: 'illegal_argument_exception', reason: `Vigil stores events as they arrive and never changes them: ${item.action} is not supported` },
+        };
       }
       return { ...base, status: 400, error: { type: 'document_parsing_exception', reason: `failed to parse: ${outcome.error}` } };
     case 'no_index':

@@ -11,7 +11,7 @@ describe('parseBulkBody', () => {
     ]);
   });
 
-  it('makes update and delete invalid items, consuming update\'s source line and none for delete', () => {
+  it("makes update and delete invalid items, consuming update's source line and none for delete", () => {
     const items = parseBulkBody('{"delete":{"_id":"x"}}\n{"update":{"_id":"y"}}\n{"doc":{}}\n{"index":{}}\n{"c":3}\n', 'i');
     expect(items.map((item) => [item.action, item.record.error ?? item.record.line])).toEqual([
       ['delete', 'unsupported action: delete'],
@@ -22,7 +22,10 @@ describe('parseBulkBody', () => {
 
   it('passes a source that is not JSON through, for ingest to refuse by line; an empty source is invalid', () => {
     const items = parseBulkBody('{"index":{}}\n{broken\n{"index":{}}\n   \n', null);
-    expect(items.map((item) => item.record)).toEqual([{ index: null, line: '{broken' }, { index: null, error: 'line 4: the source of a index action is empty' }]);
+    expect(items.map((item) => item.record)).toEqual([
+      { index: null, line: '{broken' },
+      { index: null, error: 'line 4: the source of a index action is empty' },
+    ]);
   });
 
   it.each([

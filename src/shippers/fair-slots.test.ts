@@ -6,7 +6,13 @@ import { FairSlots } from './fair-slots.js';
 function gate(log: string[], name: string) {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
-  return { work: async () => { log.push(name); await opened; }, open };
+  return {
+    work: async () => {
+      log.push(name);
+      await opened;
+    },
+    open,
+  };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -69,7 +75,11 @@ describe('FairSlots', () => {
 
   it('frees the slot when the work fails', async () => {
     const slots = new FairSlots('work', { maxConcurrent: 1, maxConcurrentPerTenant: 1, maxQueuedPerTenant: 1 });
-    await expect(slots.run('a', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      slots.run('a', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await slots.run('a', async () => 'next')).toBe('next');
   });
 });

@@ -17,7 +17,9 @@ describe('parseLabelSet', () => {
     const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,10}$/);
     fc.assert(
       fc.property(fc.dictionary(name, fc.string({ maxLength: 12 })), (labels) => {
-        const text = `{${Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join(', ')}}`;
+        const text = `{${Object.entries(labels)
+          .map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
+          .join(', ')}}`;
         expect(parseLabelSet(text)).toEqual(labels);
       }),
       { seed: 7, numRuns: 200 },

@@ -51,7 +51,9 @@ export function decodeLokiJson(text: string): ShipperRecord[] {
 
 /** Reads a Loki push body in its protobuf form (already snappy-decompressed). */
 export function decodeLokiProtobuf(body: Uint8Array): ShipperRecord[] {
-  let message: { streams?: { labels?: string; entries?: { timestamp?: { seconds?: unknown; nanos?: number }; line?: string; structuredMetadata?: { name?: string; value?: string }[] }[] }[] };
+  let message: {
+    streams?: { labels?: string; entries?: { timestamp?: { seconds?: unknown; nanos?: number }; line?: string; structuredMetadata?: { name?: string; value?: string }[] }[] }[];
+  };
   try {
     message = pushRequestType().decode(body) as typeof message;
   } catch (error) {

@@ -9,9 +9,18 @@ import { exportLogsRequestType } from './otlp-logs-proto.js';
 /** Log records made by the OpenTelemetry SDK, serialized by its own serializers. */
 function sdkRequests(big = 2 ** 60) {
   const memory = new InMemoryLogRecordExporter();
-  const provider = new LoggerProvider({ resource: resourceFromAttributes({ 'service.name': 'svc', 'vigil.index': 'from-resource' }), processors: [new SimpleLogRecordProcessor({ exporter: memory })] });
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'svc', 'vigil.index': 'from-resource' }),
+    processors: [new SimpleLogRecordProcessor({ exporter: memory })],
+  });
   const logger = provider.getLogger('scope-a', '2.0.0');
-  logger.emit({ timestamp: [1_700_000_000, 5], severityText: 'INFO', severityNumber: 9, body: 'plain', attributes: { n: 3, pi: 3.25, ok: true, tags: ['a', 'b'], 'vigil.index': 'from-record' } });
+  logger.emit({
+    timestamp: [1_700_000_000, 5],
+    severityText: 'INFO',
+    severityNumber: 9,
+    body: 'plain',
+    attributes: { n: 3, pi: 3.25, ok: true, tags: ['a', 'b'], 'vigil.index': 'from-record' },
+  });
   logger.emit({ observedTimestamp: [1_700_000_001, 0], body: { nested: { deep: [1, 'x', { k: null }] } }, attributes: { big } });
   const records = memory.getFinishedLogRecords();
   return { protobuf: ProtobufLogsSerializer.serializeRequest(records)!, json: new TextDecoder().decode(JsonLogsSerializer.serializeRequest(records)!) };
@@ -26,7 +35,7 @@ describe('OTLP logs decoding', () => {
     expect(decodeOtlpJson(json)).toEqual(fromProtobuf);
   });
 
-  it('writes the documented fields and routes by vigil.index, the record\'s before its resource\'s', () => {
+  it("writes the documented fields and routes by vigil.index, the record's before its resource's", () => {
     const [first, second] = decodeOtlpProtobuf(sdkRequests().protobuf);
     expect(first?.index).toBe('from-record');
     expect(second?.index).toBe('from-resource');
@@ -41,18 +50,30 @@ describe('OTLP logs decoding', () => {
       scope: { name: 'scope-a', version: '2.0.0' },
     });
     const other = parseJsonText(second?.line ?? '') as { ok: true; value: Record<string, unknown> };
-    expect(other.value).toMatchObject({ observed_timestamp: '2023-11-14T22:13:21.000000000Z', body: { nested: { deep: [1, 'x', { k: null }] } }, attributes: { big: '1152921504606846976' } });
+    expect(other.value).toMatchObject({
+      observed_timestamp: '2023-11-14T22:13:21.000000000Z',
+      body: { nested: { deep: [1, 'x', { k: null }] } },
+      attributes: { big: '1152921504606846976' },
+    });
   });
 
   it('writes doubles JSON cannot hold by their names', () => {
     const type = exportLogsRequestType();
-    const request = type.encode(type.fromObject({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { doubleValue: Number.NaN } }, { body: { doubleValue: -Infinity } }] }] }] })).finish();
+    const request = type
+      .encode(type.fromObject({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { doubleValue: Number.NaN } }, { body: { doubleValue: -Infinity } }] }] }] }))
+      .finish();
     expect(decodeOtlpProtobuf(request).map((r) => r.line)).toEqual(['{"body":"NaN"}', '{"body":"-Infinity"}']);
   });
 
   it('skips fields it does not know and reads a resource sent after its scopes', () => {
     const type = exportLogsRequestType();
-    const request = type.encode(type.fromObject({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'late resource' } }] }], resource: { attributes: [{ key: 'k', value: { stringValue: 'v' } }] } }] })).finish();
+    const request = type
+      .encode(
+        type.fromObject({
+          resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'late resource' } }] }], resource: { attributes: [{ key: 'k', value: { stringValue: 'v' } }] } }],
+        }),
+      )
+      .finish();
     // field 15 of the request (unknown) before the real content
     const withUnknown = Buffer.concat([Buffer.from([0x7a, 0x02, 0x08, 0x01]), Buffer.from(request)]);
     expect(decodeOtlpProtobuf(withUnknown).map((r) => r.line)).toEqual(['{"body":"late resource","resource":{"attributes":{"k":"v"}}}']);

@@ -4,8 +4,7 @@
  * Records keep the request's order, so each protocol can answer per record.
  */
 export type ShipperRecord =
-  | { readonly index: string | null; readonly line: string; readonly error?: undefined }
-  | { readonly index: string | null; readonly line?: undefined; readonly error: string };
+  { readonly index: string | null; readonly line: string; readonly error?: undefined } | { readonly index: string | null; readonly line?: undefined; readonly error: string };
 
 /** A record holding an event line. */
 export function eventRecord(index: string | null, line: string): ShipperRecord {

@@ -10,8 +10,11 @@ describe('parseHecEvents', () => {
     expect(lines('{"event":"a"}{"event":"b"}\n  {"event":{"x":"}{"}}')).toEqual(['{"message":"a"}', '{"message":"b"}', '{"x":"}{"}']);
   });
 
-  it('puts time, host, source, sourcetype and fields first, so the event\'s own keys win', () => {
-    const [record] = parseHecEvents('{"time":1426279439.5,"host":"h","source":"s","sourcetype":"t","index":"idx","fields":{"f":"1","host":"no"},"event":{"host":"mine","m":1}}', {});
+  it("puts time, host, source, sourcetype and fields first, so the event's own keys win", () => {
+    const [record] = parseHecEvents(
+      '{"time":1426279439.5,"host":"h","source":"s","sourcetype":"t","index":"idx","fields":{"f":"1","host":"no"},"event":{"host":"mine","m":1}}',
+      {},
+    );
     expect(record?.record).toEqual({ index: 'idx', line: '{"time":1426279439.5,"host":"mine","source":"s","sourcetype":"t","f":"1","m":1}' });
   });
 
@@ -29,7 +32,10 @@ describe('parseHecEvents', () => {
     const key = fc.constantFrom('time', 'host', 'a', 'b.c', 'msg', 'sourcetype', 'x y', 'é');
     const value = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }));
     const event = fc.oneof(fc.dictionary(key, fc.oneof(value, fc.dictionary(key, value)), { minKeys: 1 }), fc.string({ minLength: 1, maxLength: 10 }));
-    const envelope = fc.record({ event, time: fc.option(fc.integer({ min: 1, max: 2e9 }), { nil: undefined }), host: fc.option(fc.string({ maxLength: 5 }), { nil: undefined }) }, { requiredKeys: ['event'] });
+    const envelope = fc.record(
+      { event, time: fc.option(fc.integer({ min: 1, max: 2e9 }), { nil: undefined }), host: fc.option(fc.string({ maxLength: 5 }), { nil: undefined }) },
+      { requiredKeys: ['event'] },
+    );
     fc.assert(
       fc.property(envelope, (e) => {
         const spliced = parseHecEvents(JSON.stringify(e), {})[0]?.record.line;
@@ -41,7 +47,7 @@ describe('parseHecEvents', () => {
     );
   });
 
-  it('names each invalid event with HEC\'s status, and resumes at the next line after a broken one', () => {
+  it("names each invalid event with HEC's status, and resumes at the next line after a broken one", () => {
     const records = parseHecEvents('{"time":1}\n{"event":""}\n{"event": nope}\n{"event":"after"}\nnot json\n{"event":"last"}', { index: 'main' });
     expect(records.map((r) => [r.status?.code ?? 0, r.record.line ?? r.record.error])).toEqual([
       [hecStatus.eventRequired.code, 'event 0: the event field is required'],

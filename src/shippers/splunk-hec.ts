@@ -216,7 +216,13 @@ function parseScalar(text: string): unknown {
   }
 }
 
-function metadataOf(time: unknown, host: string | undefined, source: string | undefined, sourcetype: string | undefined, fields: Record<string, unknown> | undefined): Record<string, unknown> {
+function metadataOf(
+  time: unknown,
+  host: string | undefined,
+  source: string | undefined,
+  sourcetype: string | undefined,
+  fields: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (time !== undefined && time !== null && time !== '') out['time'] = time;
   if (host !== undefined) out['host'] = host;

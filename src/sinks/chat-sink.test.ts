@@ -50,7 +50,9 @@ describe('the chat wire format (detections.md E11)', () => {
         { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Runbook', emoji: true }, url: 'https://runbooks.example.com/iam-admin' }] },
         {
           type: 'context',
-          elements: [{ type: 'mrkdwn', text: 'Window 2026-11-21T11:55:00.000000000Z – 2026-11-21T12:00:00.000000000Z · 2 rows · source.cloudtrail, tactics.ta0004.privilege_escalation' }],
+          elements: [
+            { type: 'mrkdwn', text: 'Window 2026-11-21T11:55:00.000000000Z – 2026-11-21T12:00:00.000000000Z · 2 rows · source.cloudtrail, tactics.ta0004.privilege_escalation' },
+          ],
         },
       ],
     });

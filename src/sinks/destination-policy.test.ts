@@ -7,15 +7,12 @@ const strict = new DestinationPolicy(false);
 const lenient = new DestinationPolicy(true);
 
 describe('DestinationPolicy.checkUrl', () => {
-  it.each([
-    'https://hooks.example.com/alerts',
-    'http://alerts.example.org:8080/in?x=1',
-    'https://203.0.113.7/hook',
-    'https://[2606:4700::1111]/hook',
-    'https://[::ffff:8.8.8.8]/',
-  ])('accepts the public destination %s', (url) => {
-    expect(strict.checkUrl(url, 'url').href).toBe(new URL(url).href);
-  });
+  it.each(['https://hooks.example.com/alerts', 'http://alerts.example.org:8080/in?x=1', 'https://203.0.113.7/hook', 'https://[2606:4700::1111]/hook', 'https://[::ffff:8.8.8.8]/'])(
+    'accepts the public destination %s',
+    (url) => {
+      expect(strict.checkUrl(url, 'url').href).toBe(new URL(url).href);
+    },
+  );
 
   it.each([
     ['http://127.0.0.1/', 'loopback'],

@@ -31,7 +31,16 @@ const ipv6Ranges: readonly Range[] = [
 ];
 
 // Names that resolve to the local host or a metadata service, or only inside a private network.
-const blockedNames = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback', 'metadata', 'metadata.google.internal', 'instance-data', 'instance-data.ec2.internal']);
+const blockedNames = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'ip6-localhost',
+  'ip6-loopback',
+  'metadata',
+  'metadata.google.internal',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 const blockedSuffixes = ['.localhost', '.local', '.localdomain', '.internal', '.home.arpa'];
 
 /**

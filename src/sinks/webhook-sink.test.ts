@@ -29,7 +29,12 @@ describe('the webhook wire format (detections.md E10)', () => {
 
   it('posts the alert as JSON with the integer nanosecond timestamp, the rendered template and the service headers', async () => {
     const sink = new WebhookSink({ url: `${receiver.url}/hook`, headers: { Authorization: 'Bearer shared' } }, http, clock);
-    const alert = sampleAlert({ info: [{ label: 'Principal', value: 'arn:a' }, { label: '@pagerduty.payload.severity', value: 'error' }] });
+    const alert = sampleAlert({
+      info: [
+        { label: 'Principal', value: 'arn:a' },
+        { label: '@pagerduty.payload.severity', value: 'error' },
+      ],
+    });
     expect((await sink.send(alert)).kind).toBe('delivered');
     const request = receiver.requests.at(-1)!;
     expect(request.headers).toMatchObject({

@@ -44,7 +44,10 @@ export function decodePageToken(token: string, arity: number): PageKey {
 }
 
 function checkOf(key: PageKey): string {
-  return createHash('sha256').update(JSON.stringify([tokenVersion, key])).digest('base64url').slice(0, 10);
+  return createHash('sha256')
+    .update(JSON.stringify([tokenVersion, key]))
+    .digest('base64url')
+    .slice(0, 10);
 }
 
 function invalidPageToken(cause?: unknown): ValidationError {

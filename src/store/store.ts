@@ -105,7 +105,12 @@ export interface IndexRepository {
   list(tenantId: string, options: IndexListOptions): Promise<Page<IndexRecord>>;
   /** Every live index of every tenant (maintenance: retention sweeps). */
   listAllLive(): Promise<IndexRecord[]>;
-  update(tenantId: string, id: string, changes: Partial<Pick<IndexRecord, 'description' | 'retentionDays' | 'timestampFields' | 'sourceType'>>, atMs: number): Promise<IndexRecord | null>;
+  update(
+    tenantId: string,
+    id: string,
+    changes: Partial<Pick<IndexRecord, 'description' | 'retentionDays' | 'timestampFields' | 'sourceType'>>,
+    atMs: number,
+  ): Promise<IndexRecord | null>;
   /** Soft-deletes; the name becomes free at once. False when no such live index. */
   markDeleted(tenantId: string, id: string, atMs: number): Promise<boolean>;
   /** Deleted indexes whose events still need purging. */

@@ -17,7 +17,15 @@ export function AlertPage(props: { id: string }) {
   };
   useEffect(load, [client, props.id]);
 
-  if (error) return <section class="page"><h1>Alert</h1><p class="error" role="alert">{error}</p></section>;
+  if (error)
+    return (
+      <section class="page">
+        <h1>Alert</h1>
+        <p class="error" role="alert">
+          {error}
+        </p>
+      </section>
+    );
   if (!alert) return <p class="loading">Loading alert…</p>;
 
   const doResend = async (): Promise<void> => {

@@ -62,7 +62,11 @@ export function AlertsPage() {
           </p>
         )}
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {alerts === null && !error && <p class="loading">Loading alerts…</p>}
       {alerts !== null && alerts.length === 0 && <p>No alerts{status || rule ? ' match' : ' yet'}.</p>}
       {alerts !== null && alerts.length > 0 && (

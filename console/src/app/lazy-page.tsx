@@ -19,7 +19,17 @@ export function LazyPage<P extends object>(props: { load: () => Promise<Componen
       live = false;
     };
   }, [props.load]);
-  if (error) return <p class="error" role="alert">This page could not be loaded: {error}</p>;
-  if (!Page) return <p class="loading" aria-live="polite">Loading…</p>;
+  if (error)
+    return (
+      <p class="error" role="alert">
+        This page could not be loaded: {error}
+      </p>
+    );
+  if (!Page)
+    return (
+      <p class="loading" aria-live="polite">
+        Loading…
+      </p>
+    );
   return <Page {...props.props} />;
 }

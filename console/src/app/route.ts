@@ -12,7 +12,10 @@ export type Route =
 
 /** `/` and `/search` are the search page; `/rules/ID` one rule; anything else unknown. */
 export function routeOf(pathname: string): Route {
-  const parts = pathname.split('/').filter((p) => p.length > 0).map(decodeURIComponent);
+  const parts = pathname
+    .split('/')
+    .filter((p) => p.length > 0)
+    .map(decodeURIComponent);
   const [first, second, ...rest] = parts;
   if (rest.length > 0) return { page: 'not-found', path: pathname };
   if (first === undefined || (first === 'search' && second === undefined)) return { page: 'search' };

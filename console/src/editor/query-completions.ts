@@ -42,7 +42,7 @@ export function queryCompletions(vocabulary: CompletionVocabulary): CompletionSo
 /** The last top-level `|` of the text (outside quotes, backticks and comments), -1 when none. */
 function lastTopLevelPipe(text: string): number {
   let at = -1;
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const next = firstPipe(text.slice(offset));
     if (next === -1) return at;
     at = offset + next;

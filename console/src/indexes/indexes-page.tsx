@@ -32,7 +32,11 @@ export function IndexesPage() {
   return (
     <section class="page" aria-labelledby="indexes-title">
       <h1 id="indexes-title">Indexes</h1>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {indexes === null && !error && <p class="loading">Loading indexes…</p>}
       {indexes !== null && indexes.length === 0 && (
         <p>

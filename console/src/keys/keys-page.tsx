@@ -16,7 +16,13 @@ export function KeysPage() {
   };
   useEffect(load, [client]);
 
-  if (!me.api_key.admin) return <section class="page"><h1>API keys</h1><p>Only an admin key can manage keys.</p></section>;
+  if (!me.api_key.admin)
+    return (
+      <section class="page">
+        <h1>API keys</h1>
+        <p>Only an admin key can manage keys.</p>
+      </section>
+    );
 
   const revoke = async (key: ApiKey): Promise<void> => {
     if (!confirm(`Revoke key ${key.name}? Clients using it are refused from now on.`)) return;
@@ -49,7 +55,11 @@ export function KeysPage() {
           </button>
         </div>
       )}
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {keys && (
         <table class="data">
           <TableHead columns={['Name', 'Prefix', 'Scope', 'Created', 'Last used', 'State']} />
@@ -94,7 +104,10 @@ function NewKeyForm(props: { tenants: readonly string[]; onCreate: (request: { n
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     setError(null);
-    const ids = tenants.split(',').map((t) => t.trim()).filter((t) => t.length > 0);
+    const ids = tenants
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t.length > 0);
     if (!admin && ids.length === 0) return setError('name at least one tenant, or make an admin key');
     try {
       await props.onCreate(admin ? { name, admin: true } : { name, tenant_ids: ids });
@@ -119,7 +132,11 @@ function NewKeyForm(props: { tenants: readonly string[]; onCreate: (request: { n
         <span>Admin (every tenant)</span>
       </label>
       <button type="submit">Create key</button>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
     </form>
   );
 }

@@ -32,7 +32,15 @@ export function RulePage(props: { id: string }) {
     );
   }, [client, props.id]);
 
-  if (error) return <section class="page"><h1>Rule</h1><p class="error" role="alert">{error}</p></section>;
+  if (error)
+    return (
+      <section class="page">
+        <h1>Rule</h1>
+        <p class="error" role="alert">
+          {error}
+        </p>
+      </section>
+    );
   if (!rule) return <p class="loading">Loading rule…</p>;
 
   const changeState = (state: RuleState): void => {
@@ -104,7 +112,11 @@ export function RulePage(props: { id: string }) {
                 </label>
               ))}
             </fieldset>
-            {stateError && <p class="error" role="alert">{stateError}</p>}
+            {stateError && (
+              <p class="error" role="alert">
+                {stateError}
+              </p>
+            )}
             <dl class="facts">
               <dt>Severity</dt>
               <dd>{rule.severity}</dd>

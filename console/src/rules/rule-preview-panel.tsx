@@ -60,7 +60,11 @@ export function RulePreviewPanel(props: { ruleId: string; text: string; storedTe
           {request.busy ? 'Previewing…' : 'Preview'}
         </button>
       </div>
-      {request.error !== null && <p class="error" role="alert">{messageOf(request.error)}</p>}
+      {request.error !== null && (
+        <p class="error" role="alert">
+          {messageOf(request.error)}
+        </p>
+      )}
       {preview && (
         <div role="status">
           <p>
@@ -73,7 +77,8 @@ export function RulePreviewPanel(props: { ruleId: string; text: string; storedTe
                 <li key={w.start_time}>
                   <details>
                     <summary>
-                      {formatInstant(new Date(w.start_time), 'utc')} → {formatInstant(new Date(w.end_time), 'utc')} UTC: {w.alerts} alert{w.alerts === 1 ? '' : 's'}, {w.n_rows} row{w.n_rows === 1 ? '' : 's'}
+                      {formatInstant(new Date(w.start_time), 'utc')} → {formatInstant(new Date(w.end_time), 'utc')} UTC: {w.alerts} alert{w.alerts === 1 ? '' : 's'}, {w.n_rows} row
+                      {w.n_rows === 1 ? '' : 's'}
                     </summary>
                     <pre class="rows">{w.rows.map((row) => JSON.stringify(row)).join('\n')}</pre>
                   </details>

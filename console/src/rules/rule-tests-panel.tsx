@@ -34,7 +34,11 @@ export function RuleTestsPanel(props: { text: string; onDiagnostics: (d: readonl
           </span>
         )}
       </div>
-      {request.error !== null && <p class="error" role="alert">{messageOf(request.error)}</p>}
+      {request.error !== null && (
+        <p class="error" role="alert">
+          {messageOf(request.error)}
+        </p>
+      )}
       {run && run.tests.length > 0 && (
         <table class="data">
           <TableHead columns={['Test', 'Result', 'Expected detection', 'Detected']} />

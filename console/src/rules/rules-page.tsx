@@ -55,11 +55,16 @@ export function RulesPage() {
           </select>
         </label>
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {rules === null && !error && <p class="loading">Loading rules…</p>}
       {rules !== null && rules.length === 0 && (
         <p>
-          No rules yet. Create them with <code>POST /v1/detection_rule</code>, a rule file (<code>PUT /v1/detection_rule_yaml</code>) or a repository sync (<code>vigil rules sync</code>).
+          No rules yet. Create them with <code>POST /v1/detection_rule</code>, a rule file (<code>PUT /v1/detection_rule_yaml</code>) or a repository sync (
+          <code>vigil rules sync</code>).
         </p>
       )}
       {rules !== null && rules.length > 0 && (

@@ -29,7 +29,15 @@ describe('which chart an aggregation gets', () => {
 
   it('no chart for one row, no number, or too many bars', () => {
     expect(chartShape(['@q.count'], [{ '@q.count': 3 }])).toBeNull();
-    expect(chartShape(['a', 'b'], [{ a: 'x', b: 'y' }, { a: 'z', b: null }])).toBeNull();
+    expect(
+      chartShape(
+        ['a', 'b'],
+        [
+          { a: 'x', b: 'y' },
+          { a: 'z', b: null },
+        ],
+      ),
+    ).toBeNull();
     const many = Array.from({ length: 51 }, (_, i) => ({ k: `k${i}`, n: i }));
     expect(chartShape(['k', 'n'], many)).toBeNull();
   });

@@ -2,9 +2,7 @@ import type { Row } from '../api/types.js';
 
 /** How an aggregation's table can be drawn, when its shape fits a chart. */
 export type ChartShape =
-  | { readonly kind: 'bars'; readonly labels: readonly string[]; readonly value: string }
-  | { readonly kind: 'time'; readonly time: string; readonly value: string }
-  | null;
+  { readonly kind: 'bars'; readonly labels: readonly string[]; readonly value: string } | { readonly kind: 'time'; readonly time: string; readonly value: string } | null;
 
 const maxBars = 50;
 const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

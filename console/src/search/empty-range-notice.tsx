@@ -19,7 +19,9 @@ export function EmptyRangeNotice(props: { stats: ScopeStats | null; index: strin
           </button>
         </p>
       ) : stats ? (
-        <p>{what.charAt(0).toUpperCase() + what.slice(1)} hold no events yet: ingest some with <code>vigil ingest</code> or <code>POST /v1/ingest</code>.</p>
+        <p>
+          {what.charAt(0).toUpperCase() + what.slice(1)} hold no events yet: ingest some with <code>vigil ingest</code> or <code>POST /v1/ingest</code>.
+        </p>
       ) : null}
     </div>
   );

@@ -48,14 +48,27 @@ function TreeNode(props: EventDetailProps & { name: string; node: EventNode }) {
     const filterable = typeof value === 'string' || typeof value === 'number';
     return (
       <li role="treeitem" class="leaf">
-        <span class="key">{name}</span>: <span class={`value ${value === null ? 'null' : typeof value}`}>{value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : String(value)}</span>
+        <span class="key">{name}</span>:{' '}
+        <span class={`value ${value === null ? 'null' : typeof value}`}>{value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : String(value)}</span>
         <span class="value-actions">
           {filterable && (
             <>
-              <button type="button" class="icon" title={`Filter for ${node.column} = this value`} aria-label={`Filter for ${node.column} = ${String(value)}`} onClick={() => props.onFilter(node.column, value, false)}>
+              <button
+                type="button"
+                class="icon"
+                title={`Filter for ${node.column} = this value`}
+                aria-label={`Filter for ${node.column} = ${String(value)}`}
+                onClick={() => props.onFilter(node.column, value, false)}
+              >
                 =
               </button>
-              <button type="button" class="icon" title={`Filter out ${node.column} = this value`} aria-label={`Filter out ${node.column} = ${String(value)}`} onClick={() => props.onFilter(node.column, value, true)}>
+              <button
+                type="button"
+                class="icon"
+                title={`Filter out ${node.column} = this value`}
+                aria-label={`Filter out ${node.column} = ${String(value)}`}
+                onClick={() => props.onFilter(node.column, value, true)}
+              >
                 ≠
               </button>
             </>

@@ -29,10 +29,18 @@ describe('an event as a tree', () => {
       'req[0].path': '/x',
       msg: null,
     });
-    expect(plain(tree)).toEqual({ user: { name: 'bob', id: 7 }, tags: [[0, 'a'], [1, 'b']], req: [[0, { path: '/x' }]], msg: null });
+    expect(plain(tree)).toEqual({
+      user: { name: 'bob', id: 7 },
+      tags: [
+        [0, 'a'],
+        [1, 'b'],
+      ],
+      req: [[0, { path: '/x' }]],
+      msg: null,
+    });
   });
 
-  it('keeps each leaf\'s column name, for filtering on it', () => {
+  it("keeps each leaf's column name, for filtering on it", () => {
     const tree = eventTree({ 'user.name': 'bob' });
     const user = tree.entries.get('user');
     expect(user?.kind === 'object' && user.entries.get('name')).toEqual({ kind: 'leaf', column: 'user.name', value: 'bob' });

@@ -3,11 +3,7 @@ import { toCsv, toNdjson } from './export-rows.js';
 
 describe('exporting the table', () => {
   it('writes CSV with a header, quoting what needs it', () => {
-    const csv = toCsv(['a', 'b'], [
-      { a: 'x,y', b: 1 },
-      { a: 'say "hi"', b: null },
-      { a: 'line\nbreak' },
-    ]);
+    const csv = toCsv(['a', 'b'], [{ a: 'x,y', b: 1 }, { a: 'say "hi"', b: null }, { a: 'line\nbreak' }]);
     expect(csv).toBe('a,b\r\n"x,y",1\r\n"say ""hi""",\r\n"line\nbreak",\r\n');
   });
 

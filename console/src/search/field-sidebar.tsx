@@ -68,7 +68,14 @@ function FieldItem(props: FieldSidebarProps & { field: FieldInfo; events: number
         <span class="share" title={`${props.field.rows.toLocaleString('en-US')} of ${props.events.toLocaleString('en-US')} events`}>
           {share >= 1 || share === 0 ? Math.round(share) : '<1'}%
         </span>
-        <button type="button" class="icon" aria-pressed={shown} aria-label={`${shown ? 'Hide' : 'Show'} ${props.field.path} as a column`} title="Show as a column" onClick={() => props.onToggleColumn(props.field.path)}>
+        <button
+          type="button"
+          class="icon"
+          aria-pressed={shown}
+          aria-label={`${shown ? 'Hide' : 'Show'} ${props.field.path} as a column`}
+          title="Show as a column"
+          onClick={() => props.onToggleColumn(props.field.path)}
+        >
           ▦
         </button>
       </div>
@@ -78,9 +85,7 @@ function FieldItem(props: FieldSidebarProps & { field: FieldInfo; events: number
           {!values && !error && <p class="hint">Counting values…</p>}
           {values && (
             <>
-              <p class="hint">
-                Top values in {values.events.toLocaleString('en-US')} matching events
-              </p>
+              <p class="hint">Top values in {values.events.toLocaleString('en-US')} matching events</p>
               <ul>
                 {values.values.map((v) => (
                   <li key={cellText(v.value)}>
@@ -90,10 +95,20 @@ function FieldItem(props: FieldSidebarProps & { field: FieldInfo; events: number
                     <span class="count">{v.count.toLocaleString('en-US')}</span>
                     {(typeof v.value === 'string' || typeof v.value === 'number') && (
                       <>
-                        <button type="button" class="icon" aria-label={`Filter for ${props.field.path} = ${cellText(v.value)}`} onClick={() => props.onFilter(props.field.path, v.value as string | number, false)}>
+                        <button
+                          type="button"
+                          class="icon"
+                          aria-label={`Filter for ${props.field.path} = ${cellText(v.value)}`}
+                          onClick={() => props.onFilter(props.field.path, v.value as string | number, false)}
+                        >
                           =
                         </button>
-                        <button type="button" class="icon" aria-label={`Filter out ${props.field.path} = ${cellText(v.value)}`} onClick={() => props.onFilter(props.field.path, v.value as string | number, true)}>
+                        <button
+                          type="button"
+                          class="icon"
+                          aria-label={`Filter out ${props.field.path} = ${cellText(v.value)}`}
+                          onClick={() => props.onFilter(props.field.path, v.value as string | number, true)}
+                        >
                           ≠
                         </button>
                       </>

@@ -23,7 +23,16 @@ export function ResultTable(props: { columns: readonly string[]; rows: readonly 
         </div>
       }
       renderRow={(index, active) => (
-        <div key={index} id={`row-${index}`} role="row" aria-rowindex={index + 2} aria-selected={active} class={`grid-row${active ? ' active' : ''}`} style={{ gridTemplateColumns: template, height: '28px' }} onClick={() => props.onSelect(index)}>
+        <div
+          key={index}
+          id={`row-${index}`}
+          role="row"
+          aria-rowindex={index + 2}
+          aria-selected={active}
+          class={`grid-row${active ? ' active' : ''}`}
+          style={{ gridTemplateColumns: template, height: '28px' }}
+          onClick={() => props.onSelect(index)}
+        >
           {props.columns.map((c) => {
             const value = props.rows[index]![c];
             return (

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { firstPipe, offsetOf, scopeToIndex } from './scoped-query.js';
 
 describe('a search limited to one index', () => {
-  it('sends every index\'s query as typed', () => {
+  it("sends every index's query as typed", () => {
     expect(scopeToIndex('a | count', null).text).toBe('a | count');
   });
 
@@ -34,7 +34,7 @@ describe('a search limited to one index', () => {
     expect(firstPipe('x')).toBe(-1);
   });
 
-  it('carries positions the server reports back to the user\'s text', () => {
+  it("carries positions the server reports back to the user's text", () => {
     // Characters that occur once in the sent text can be found there; each must map back to where the user typed it.
     const user = 'ABC >= \n  D:E | FGH(IJ) by KL';
     const scoped = scopeToIndex(user, 'web');
@@ -60,7 +60,7 @@ describe('a search limited to one index', () => {
     expect(scoped.toUserOffset(lines.length, lines.at(-1)!.length + 1)).toBe(user.indexOf('count('));
   });
 
-  it('points into the inserted text at the nearest character of the user\'s', () => {
+  it("points into the inserted text at the nearest character of the user's", () => {
     const scoped = scopeToIndex('a (', 'web'); // "'(' is never closed" may point at the added ')'
     const lines = scoped.text.split('\n');
     expect(scoped.toUserOffset(lines.length, 1)).toBe(3);

@@ -26,10 +26,7 @@ export function SearchPage() {
   const events = isEventTable(run.columns);
   const openRow = open !== null ? run.rows[open] : undefined;
 
-  const vocabulary = useMemo(
-    () => ({ fields: () => page.fields?.fields.map((f) => f.path) ?? [], indexes: () => page.indexes.map((i) => i.name) }),
-    [page.fields, page.indexes],
-  );
+  const vocabulary = useMemo(() => ({ fields: () => page.fields?.fields.map((f) => f.path) ?? [], indexes: () => page.indexes.map((i) => i.name) }), [page.fields, page.indexes]);
 
   const filter = (column: string, value: string | number, negate: boolean): void => {
     const query = addFilterClause(params.query, column, value, negate);
@@ -56,7 +53,12 @@ export function SearchPage() {
       <div class="search-body">
         <FieldSidebar fields={page.fields} error={page.fieldsError} valuesRequest={valuesRequest} chosenColumns={params.columns} onToggleColumn={toggleColumn} onFilter={filter} />
         <div class="results-area">
-          <HistogramChart histogram={run.histogram} zone={params.zone} onZoom={(r) => page.change({ range: { kind: 'absolute', start: r.start, end: r.end } })} onWidth={page.setChartWidth} />
+          <HistogramChart
+            histogram={run.histogram}
+            zone={params.zone}
+            onZoom={(r) => page.change({ range: { kind: 'absolute', start: r.start, end: r.end } })}
+            onWidth={page.setChartWidth}
+          />
           <div class="results-toolbar">
             <RunStatus run={run} />
             <label class="row-limit">
@@ -73,7 +75,13 @@ export function SearchPage() {
           </div>
           {events && <ColumnChooser columns={params.columns} onRemove={toggleColumn} onClear={() => page.change({ columns: [] })} />}
           {empty && (run.columns.length === 0 || events) ? (
-            <EmptyRangeNotice stats={page.scopeStats} index={params.index} zone={params.zone} hasQuery={params.query.trim() !== ''} onAllTime={() => page.change({ range: { kind: 'all' } })} />
+            <EmptyRangeNotice
+              stats={page.scopeStats}
+              index={params.index}
+              zone={params.zone}
+              hasQuery={params.query.trim() !== ''}
+              onAllTime={() => page.change({ range: { kind: 'all' } })}
+            />
           ) : events ? (
             <div class={`event-results${openRow ? ' with-detail' : ''}`}>
               <EventList rows={run.rows} columns={params.columns} zone={params.zone} selected={selected} onSelect={setSelected} onOpen={setOpen} />

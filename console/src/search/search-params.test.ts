@@ -36,7 +36,7 @@ describe('the search URL', () => {
     expect(paramsFromSearch(url).query).toBe(query);
   });
 
-  it('keeps relative ranges relative, so a link means the reader\'s last 24 hours', () => {
+  it("keeps relative ranges relative, so a link means the reader's last 24 hours", () => {
     expect(paramsToSearch({ ...defaultParams, range: { kind: 'relative', amount: 24, unit: 'h' } })).toContain('range=24h');
   });
 

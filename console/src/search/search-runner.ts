@@ -52,7 +52,8 @@ export class SearchRunner {
           const covered = answer.start_time && answer.end_time ? { start: new Date(answer.start_time), end: new Date(answer.end_time) } : range;
           if (live()) void this.pollHistogram(answer.qr_id, answer.bucket_s, covered, live);
         },
-        (error: unknown) => live() && this.setHistogram({ status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'failed', series: null, error: messageOf(error) }),
+        (error: unknown) =>
+          live() && this.setHistogram({ status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'failed', series: null, error: messageOf(error) }),
       );
     };
     void this.client.startQuery({ ...request, max_rows: params.maxRows }).then(

@@ -25,8 +25,20 @@ describe('what the searched indexes hold', () => {
 
   it('merges field lists of several indexes, most common first', () => {
     const merged = combineFields([
-      { events: 10, fields: [{ path: 'user', types: ['string'], rows: 10 }, { path: 'n', types: ['int64'], rows: 2 }] },
-      { events: 5, fields: [{ path: 'n', types: ['float64'], rows: 5 }, { path: 'a', types: ['string'], rows: 2 }] },
+      {
+        events: 10,
+        fields: [
+          { path: 'user', types: ['string'], rows: 10 },
+          { path: 'n', types: ['int64'], rows: 2 },
+        ],
+      },
+      {
+        events: 5,
+        fields: [
+          { path: 'n', types: ['float64'], rows: 5 },
+          { path: 'a', types: ['string'], rows: 2 },
+        ],
+      },
     ]);
     expect(merged).toEqual({
       events: 15,

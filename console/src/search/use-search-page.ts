@@ -75,10 +75,7 @@ export function useSearchPage() {
   }, [indexes, searched]);
 
   /** Changes the search: a new URL (a history entry), which runs it. */
-  const change = useCallback(
-    (next: Partial<SearchParams>) => navigate(`/search${paramsToSearch({ ...params, ...next })}`),
-    [params],
-  );
+  const change = useCallback((next: Partial<SearchParams>) => navigate(`/search${paramsToSearch({ ...params, ...next })}`), [params]);
 
   /** Runs the typed query (again, when unchanged). */
   const submit = useCallback(() => {

@@ -107,7 +107,11 @@ export function SinkForm(props: { sink?: EventSink; onSubmit: (draft: SinkDraft)
           ))}
         </fieldset>
       )}
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <div class="actions">
         <button type="submit" disabled={busy}>
           {existing ? 'Save' : 'Create sink'}

@@ -62,7 +62,11 @@ export function SinksPage() {
           }}
         />
       )}
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {sinks === null && !error && <p class="loading">Loading sinks…</p>}
       {sinks !== null && sinks.length === 0 && <p>No sinks yet.</p>}
       {sinks !== null && sinks.length > 0 && (

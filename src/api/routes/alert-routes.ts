@@ -27,7 +27,13 @@ export function toAlertObject(alert: AlertRecord, deliveries: readonly AlertDeli
     actions: message.actions.map(({ label, value }) => ({ label, value })),
     ...(attempts === null
       ? {}
-      : { results_table: { columns: [...message.resultsTable.columns], rows: message.resultsTable.rows.map((r) => ({ ...r })), total_row_count: message.resultsTable.totalRowCount } }),
+      : {
+          results_table: {
+            columns: [...message.resultsTable.columns],
+            rows: message.resultsTable.rows.map((r) => ({ ...r })),
+            total_row_count: message.resultsTable.totalRowCount,
+          },
+        }),
     created_at: formatApiTimestamp(alert.createdAt),
     updated_at: formatApiTimestamp(alert.updatedAt),
     deliveries: deliveries.map((d) => ({
@@ -65,7 +71,14 @@ export function registerAlertRoutes(app: FastifyInstance, alerts: AlertService):
 
   app.get<{ Querystring: AlertListQuery }>(
     '/v1/alert',
-    { schema: { summary: 'List the alerts of a tenant, newest first, with their deliveries', tags: ['alerts'], querystring: AlertListQuery, response: { 200: AlertListResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'List the alerts of a tenant, newest first, with their deliveries',
+        tags: ['alerts'],
+        querystring: AlertListQuery,
+        response: { 200: AlertListResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       const query = request.query;
       assertTenantAccess(request, query.tenant_id);
@@ -81,7 +94,14 @@ export function registerAlertRoutes(app: FastifyInstance, alerts: AlertService):
 
   app.get<{ Params: IdParams }>(
     '/v1/alert/:id',
-    { schema: { summary: 'Read one alert with its result table and every delivery attempt', tags: ['alerts'], params: IdParams, response: { 200: AlertResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'Read one alert with its result table and every delivery attempt',
+        tags: ['alerts'],
+        params: IdParams,
+        response: { 200: AlertResponse, ...errorResponses },
+      },
+    },
     async (request) => ({ alert: toAlertDetailObject(await alerts.find(request.params.id, visible(request))) }),
   );
 

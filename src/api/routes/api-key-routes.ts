@@ -45,7 +45,14 @@ export function registerApiKeyRoutes(app: FastifyInstance, keys: KeyService): vo
 
   app.post<{ Body: ApiKeyCreateBody }>(
     '/v1/api_key',
-    { schema: { summary: 'Create an API key for tenants, or an admin key; the secret is shown once', tags: ['api keys'], body: ApiKeyCreateBody, response: { 200: ApiKeyCreateResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'Create an API key for tenants, or an admin key; the secret is shown once',
+        tags: ['api keys'],
+        body: ApiKeyCreateBody,
+        response: { 200: ApiKeyCreateResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       requireAdmin(request);
       const { name, tenant_ids: tenantIds, admin } = request.body;

@@ -32,9 +32,7 @@ export type ConsolePageFallback = (request: FastifyRequest, reply: FastifyReply)
 export function registerConsoleRoutes(app: FastifyInstance, dir: string): ConsolePageFallback {
   const assets = loadConsoleAssets(dir);
   if (!assets) {
-    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-      reply.status(404).send({ error: `the console is not built in ${dir}: run npm run build` }),
-    );
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.status(404).send({ error: `the console is not built in ${dir}: run npm run build` }));
     return () => null;
   }
   const indexPage = assets.get('/index.html')!;

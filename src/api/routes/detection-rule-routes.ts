@@ -168,7 +168,13 @@ export function registerDetectionRuleRoutes(app: FastifyInstance, rules: Detecti
   app.put<{ Params: IdParams; Body: DetectionRuleUpdateBody }>(
     '/v1/detection_rule/:id',
     {
-      schema: { summary: 'Update a detection rule (synced rules: enabled_state_override only)', tags: ['detection rules'], params: IdParams, body: DetectionRuleUpdateBody, response: { 200: DetectionRuleResponse, ...responses } },
+      schema: {
+        summary: 'Update a detection rule (synced rules: enabled_state_override only)',
+        tags: ['detection rules'],
+        params: IdParams,
+        body: DetectionRuleUpdateBody,
+        response: { 200: DetectionRuleResponse, ...responses },
+      },
       preValidation: readPublishedRuleSpellings,
     },
     async (request) => {

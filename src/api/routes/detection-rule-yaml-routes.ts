@@ -55,7 +55,13 @@ export function registerDetectionRuleYamlRoutes(app: FastifyInstance, ruleFiles:
     if (ruleFiles.canRunTests) {
       scope.post(
         '/v1/detection_rule_yaml/run_tests',
-        { schema: { summary: "Check a detection rule file and run its tests on the events engine", tags: ['detection rule files'], response: { 200: RunTestsResponse, ...errorResponses, 500: Type.Ref(ErrorBody) } } },
+        {
+          schema: {
+            summary: 'Check a detection rule file and run its tests on the events engine',
+            tags: ['detection rule files'],
+            response: { 200: RunTestsResponse, ...errorResponses, 500: Type.Ref(ErrorBody) },
+          },
+        },
         async (request) => {
           const result = await ruleFiles.runTests(textOf(request.body), apiKeyOf(request).id);
           throwUnlessTested(result);

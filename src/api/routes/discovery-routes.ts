@@ -15,7 +15,14 @@ function formatBound(ns: bigint): string {
 export function registerDiscoveryRoutes(app: FastifyInstance, search: SearchService): void {
   app.post<{ Body: FieldValuesBody }>(
     '/v1/field_values',
-    { schema: { summary: 'The most frequent values of a field among the events of a query', tags: ['queries'], body: FieldValuesBody, response: { 200: FieldValuesResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'The most frequent values of a field among the events of a query',
+        tags: ['queries'],
+        body: FieldValuesBody,
+        response: { 200: FieldValuesResponse, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const { tenant_id: tenantId, ...body } = request.body;
       const signal = abortOnHangUp(reply);

@@ -104,7 +104,14 @@ export function registerEventSinkRoutes(
 
   app.delete<{ Params: IdParams }>(
     '/v1/event_sink/:id',
-    { schema: { summary: 'Delete an event sink; rules that used it stop alerting it', tags: ['event sinks'], params: IdParams, response: { 200: DeletedResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'Delete an event sink; rules that used it stop alerting it',
+        tags: ['event sinks'],
+        params: IdParams,
+        response: { 200: DeletedResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       const { sink } = await sinks.delete(request.params.id, visible(request), actorOf(request));
       return { id: sink.id, tenant_id: sink.tenantId };

@@ -10,7 +10,12 @@ describe('readiness', () => {
     registerHealthRoutes(
       app,
       [
-        { name: 'engine', check: async () => { if (!engineUp) throw new Error('engine closed'); } },
+        {
+          name: 'engine',
+          check: async () => {
+            if (!engineUp) throw new Error('engine closed');
+          },
+        },
         { name: 'store', check: async () => {} },
       ],
       new ApiMetrics(),
@@ -33,7 +38,12 @@ describe('readiness', () => {
       [
         { name: 'engine', check: () => new Promise<void>(() => {}) },
         { name: 'store', check: async () => void storeCalls++ },
-        { name: 'data_dir', check: async () => { throw new Error('the data dir cannot be written (EPERM)'); } },
+        {
+          name: 'data_dir',
+          check: async () => {
+            throw new Error('the data dir cannot be written (EPERM)');
+          },
+        },
       ],
       new ApiMetrics(),
       50,

@@ -36,7 +36,15 @@ async function withTimeout(check: () => Promise<void>, timeoutMs: number): Promi
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`did not answer within ${timeoutMs / 1000} s`), timeoutMs)));
   try {
-    return await Promise.race([Promise.resolve().then(check).then(() => null, (error: unknown) => messageOf(error)), late]);
+    return await Promise.race([
+      Promise.resolve()
+        .then(check)
+        .then(
+          () => null,
+          (error: unknown) => messageOf(error),
+        ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -57,7 +57,15 @@ export function registerIndexRoutes(app: FastifyInstance, indexes: IndexService,
 
   app.put<{ Params: IdParams; Body: IndexUpdateBody }>(
     '/v1/index/:id',
-    { schema: { summary: 'Change an index’s retention, description, timestamp fields or source type', tags: ['indexes'], params: IdParams, body: IndexUpdateBody, response: { 200: IndexObject, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'Change an index’s retention, description, timestamp fields or source type',
+        tags: ['indexes'],
+        params: IdParams,
+        body: IndexUpdateBody,
+        response: { 200: IndexObject, ...errorResponses },
+      },
+    },
     async (request) => {
       const { tenant_id: tenantId, retention_days: retentionDays, description, timestamp_fields: timestampFields, source_type: sourceType } = request.body;
       const index = await visibleIndex(indexes, request, request.params.id, tenantId);
@@ -75,7 +83,15 @@ export function registerIndexRoutes(app: FastifyInstance, indexes: IndexService,
 
   app.get<{ Params: IdParams; Querystring: TenantScopeQuery }>(
     '/v1/index/:id/stats',
-    { schema: { summary: 'An index’s events, time span, events without a time, size on disk and retention', tags: ['indexes'], params: IdParams, querystring: TenantScopeQuery, response: { 200: IndexStatsResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'An index’s events, time span, events without a time, size on disk and retention',
+        tags: ['indexes'],
+        params: IdParams,
+        querystring: TenantScopeQuery,
+        response: { 200: IndexStatsResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       const index = await visibleIndex(indexes, request, request.params.id, request.query.tenant_id);
       const stats = await insights.stats(index);
@@ -94,7 +110,15 @@ export function registerIndexRoutes(app: FastifyInstance, indexes: IndexService,
 
   app.get<{ Params: IdParams; Querystring: IndexFieldsQuery }>(
     '/v1/index/:id/fields',
-    { schema: { summary: 'The fields an index holds, with their types and how many events hold each', tags: ['indexes'], params: IdParams, querystring: IndexFieldsQuery, response: { 200: IndexFieldsResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'The fields an index holds, with their types and how many events hold each',
+        tags: ['indexes'],
+        params: IdParams,
+        querystring: IndexFieldsQuery,
+        response: { 200: IndexFieldsResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       const { tenant_id: tenantId, start_time: startTime, end_time: endTime } = request.query;
       if ((startTime === undefined) !== (endTime === undefined)) {
@@ -104,7 +128,12 @@ export function registerIndexRoutes(app: FastifyInstance, indexes: IndexService,
       const index = await visibleIndex(indexes, request, request.params.id, tenantId);
       const { events, fields, days } = await insights.fields(index, range);
       const day = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-      return { events, start_time: days === null ? null : day(days.fromMs), end_time: days === null ? null : day(days.toMs), fields: fields.map((f) => ({ path: f.path, types: [...f.types], rows: f.rows })) };
+      return {
+        events,
+        start_time: days === null ? null : day(days.fromMs),
+        end_time: days === null ? null : day(days.toMs),
+        fields: fields.map((f) => ({ path: f.path, types: [...f.types], rows: f.rows })),
+      };
     },
   );
 }

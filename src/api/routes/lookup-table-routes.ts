@@ -38,12 +38,18 @@ const LookupTableListQuery = Type.Object(
   { additionalProperties: false },
 );
 const LookupTableUpdateBody = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 200, description: 'Must equal the id in the path' }), description: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])) },
+  {
+    id: Type.String({ minLength: 1, maxLength: 200, description: 'Must equal the id in the path' }),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
+  },
   { additionalProperties: false },
 );
 type LookupTableUpdateBody = Static<typeof LookupTableUpdateBody>;
 const TenantParams = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 64 }) });
-const PreviewQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 10, description: 'Data rows after the header' })) }, { additionalProperties: false });
+const PreviewQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 10, description: 'Data rows after the header' })) },
+  { additionalProperties: false },
+);
 
 const uploadFields = ['name', 'description'];
 const describeUpload = 'the fields name and (optional) description, and the CSV file whose first line names the columns';
@@ -130,7 +136,13 @@ export function registerLookupTableRoutes(app: FastifyInstance, tables: LookupTa
         summary: 'List the lookup tables of a tenant',
         tags: ['lookup tables'],
         querystring: LookupTableListQuery,
-        response: { 200: Type.Object({ data: Type.Object({ lookup_table_files: Type.Array(Type.Ref(LookupTableObject)) }), pagination: Type.Object({ next_page_token: Type.Union([Type.String(), Type.Null()]) }) }), ...errorResponses },
+        response: {
+          200: Type.Object({
+            data: Type.Object({ lookup_table_files: Type.Array(Type.Ref(LookupTableObject)) }),
+            pagination: Type.Object({ next_page_token: Type.Union([Type.String(), Type.Null()]) }),
+          }),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
@@ -159,7 +171,15 @@ export function registerLookupTableRoutes(app: FastifyInstance, tables: LookupTa
 
   app.put<{ Params: IdParams; Body: LookupTableUpdateBody }>(
     '/v1/lookup_table_file/:id',
-    { schema: { summary: "Change a lookup table's description", tags: ['lookup tables'], params: IdParams, body: LookupTableUpdateBody, response: { 200: LookupTableResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: "Change a lookup table's description",
+        tags: ['lookup tables'],
+        params: IdParams,
+        body: LookupTableUpdateBody,
+        response: { 200: LookupTableResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       if (request.body.id !== request.params.id) throw new ValidationError(`id ${JSON.stringify(request.body.id)} does not match the id in the path`, { field: 'id' });
       const current = await tables.find(request.params.id, visible(request));
@@ -170,7 +190,14 @@ export function registerLookupTableRoutes(app: FastifyInstance, tables: LookupTa
 
   app.delete<{ Params: IdParams }>(
     '/v1/lookup_table_file/:id',
-    { schema: { summary: 'Delete a lookup table; queries naming it then fail to analyze', tags: ['lookup tables'], params: IdParams, response: { 200: DeletedResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'Delete a lookup table; queries naming it then fail to analyze',
+        tags: ['lookup tables'],
+        params: IdParams,
+        response: { 200: DeletedResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       const table = await tables.delete(request.params.id, visible(request), actorOf(request));
       return { id: table.id, tenant_id: table.tenantId };

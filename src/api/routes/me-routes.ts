@@ -8,7 +8,13 @@ import { errorResponses } from '../schemas.js';
 export function registerMeRoutes(app: FastifyInstance, tenants: TenantService): void {
   app.get(
     '/v1/me',
-    { schema: { summary: 'The API key making the request and the tenants it holds (every tenant for an admin key)', tags: ['console'], response: { 200: MeResponse, ...errorResponses } } },
+    {
+      schema: {
+        summary: 'The API key making the request and the tenants it holds (every tenant for an admin key)',
+        tags: ['console'],
+        response: { 200: MeResponse, ...errorResponses },
+      },
+    },
     async (request) => {
       const key = apiKeyOf(request);
       const admin = key.tenants.includes(allTenants);

@@ -50,7 +50,15 @@ async function dropNulls(request: { body: unknown }): Promise<void> {
 export function registerQueryRoutes(app: FastifyInstance, search: SearchService, compat: ApiCompat): void {
   app.post<{ Body: QueryBody }>(
     '/v1/start_query',
-    { schema: { summary: 'Start an ad hoc query; poll query_progress with the qr_id', tags: ['queries'], body: QueryBody, response: { 200: QueryStartResponse, ...errorResponses } }, preValidation: dropNulls },
+    {
+      schema: {
+        summary: 'Start an ad hoc query; poll query_progress with the qr_id',
+        tags: ['queries'],
+        body: QueryBody,
+        response: { 200: QueryStartResponse, ...errorResponses },
+      },
+      preValidation: dropNulls,
+    },
     async (request) => {
       const { tenant_id: tenantId, ...body } = request.body;
       const qrId = await search.start(tenantOf(request, tenantId), body);
@@ -69,7 +77,15 @@ export function registerQueryRoutes(app: FastifyInstance, search: SearchService,
 
   app.post<{ Params: QueryIdParams; Querystring: QueryProgressQuery }>(
     '/v1/cancel_query/:qr_id',
-    { schema: { summary: 'Cancel a query (204 whatever its state, even unknown)', tags: ['queries'], params: QueryIdParams, querystring: QueryProgressQuery, response: errorResponses } },
+    {
+      schema: {
+        summary: 'Cancel a query (204 whatever its state, even unknown)',
+        tags: ['queries'],
+        params: QueryIdParams,
+        querystring: QueryProgressQuery,
+        response: errorResponses,
+      },
+    },
     async (request, reply) => {
       await search.cancel(request.params.qr_id, visibleTenants(request, request.query.tenant_id));
       return reply.status(204).send();
@@ -78,7 +94,10 @@ export function registerQueryRoutes(app: FastifyInstance, search: SearchService,
 
   app.post<{ Body: QueryBody }>(
     '/v1/blocking_query',
-    { schema: { summary: 'Run a query and answer when it completes (504 past the time limit)', tags: ['queries'], body: QueryBody, response: errorResponses }, preValidation: dropNulls },
+    {
+      schema: { summary: 'Run a query and answer when it completes (504 past the time limit)', tags: ['queries'], body: QueryBody, response: errorResponses },
+      preValidation: dropNulls,
+    },
     async (request, reply) => {
       const { tenant_id: tenantId, ...body } = request.body;
       const signal = abortOnHangUp(reply);

@@ -84,7 +84,14 @@ export function registerRepositorySyncRoutes(app: FastifyInstance, sync: Reposit
 function toSyncResponse(result: RepositorySyncResult) {
   const failed = result.files.filter((file) => file.status !== 'Passed' && file.status !== 'Valid');
   return {
-    ...(result.applied ? {} : { error: `${failed.length} of ${result.files.length} rule files failed: nothing was applied (${failed.slice(0, 5).map((f) => f.path).join(', ')}${failed.length > 5 ? ', …' : ''})` }),
+    ...(result.applied
+      ? {}
+      : {
+          error: `${failed.length} of ${result.files.length} rule files failed: nothing was applied (${failed
+            .slice(0, 5)
+            .map((f) => f.path)
+            .join(', ')}${failed.length > 5 ? ', …' : ''})`,
+        }),
     applied: result.applied,
     sync_source: toSyncSourceObject(result.source),
     files: result.files.map((file) => ({

@@ -7,9 +7,7 @@ import { ruleFileSchema, ruleFileSchemaPath } from '../../detections/index.js';
  */
 export function registerSchemaRoutes(app: FastifyInstance): void {
   const schema = JSON.stringify(ruleFileSchema(), null, 2);
-  app.get(
-    ruleFileSchemaPath,
-    { schema: { summary: 'The JSON Schema of detection rule files (YAML)', tags: ['detection rule files'], security: [] } },
-    async (_request, reply) => reply.header('content-type', 'application/schema+json; charset=utf-8').header('cache-control', 'public, max-age=3600').send(schema),
+  app.get(ruleFileSchemaPath, { schema: { summary: 'The JSON Schema of detection rule files (YAML)', tags: ['detection rule files'], security: [] } }, async (_request, reply) =>
+    reply.header('content-type', 'application/schema+json; charset=utf-8').header('cache-control', 'public, max-age=3600').send(schema),
   );
 }

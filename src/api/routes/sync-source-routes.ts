@@ -72,7 +72,9 @@ export function registerSyncSourceRoutes(app: FastifyInstance, sources: SyncSour
 
   app.put<{ Params: IdParams; Body: SyncSourceUpdateBody }>(
     '/v1/sync_source/:id',
-    { schema: { summary: 'Replace the event sink keys of a sync source', tags, params: IdParams, body: SyncSourceUpdateBody, response: { 200: SyncSourceResponse, ...responses } } },
+    {
+      schema: { summary: 'Replace the event sink keys of a sync source', tags, params: IdParams, body: SyncSourceUpdateBody, response: { 200: SyncSourceResponse, ...responses } },
+    },
     async (request) => {
       const { id, event_sink_keys: sinkKeys } = request.body;
       if (id !== request.params.id) throw new ValidationError(`id ${JSON.stringify(id)} does not match the id in the path`, { field: 'id' });

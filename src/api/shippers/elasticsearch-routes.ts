@@ -60,7 +60,13 @@ export function registerElasticsearchRoutes(app: FastifyInstance, deps: ShipperR
     // "exist" and every change is acknowledged, so a shipper's setup step passes and nothing changes.
     for (const [prefix, shape] of Object.entries(setupResources)) {
       const path = `/${prefix}/:name`;
-      scope.route({ method: ['GET', 'HEAD'], url: path, ...hide, ...authenticated, handler: async (request: FastifyRequest<{ Params: { name: string } }>) => shape(request.params.name) });
+      scope.route({
+        method: ['GET', 'HEAD'],
+        url: path,
+        ...hide,
+        ...authenticated,
+        handler: async (request: FastifyRequest<{ Params: { name: string } }>) => shape(request.params.name),
+      });
       scope.route({ method: ['PUT', 'POST'], url: path, ...hide, ...authenticated, handler: async () => ({ acknowledged: true }) });
     }
 
@@ -86,9 +92,23 @@ export function registerElasticsearchRoutes(app: FastifyInstance, deps: ShipperR
       const { status: _status, ...rest } = result;
       return reply.status(201).send(rest);
     };
-    scope.post('/:index/_doc', { ...hide, ...authenticated }, (request: FastifyRequest<{ Params: IndexParams; Querystring: TenantQuery }>, reply) => single(request, reply, 'index'));
-    scope.route({ method: ['PUT', 'POST'], url: '/:index/_doc/:id', ...hide, ...authenticated, handler: (request: FastifyRequest<{ Params: IndexParams; Querystring: TenantQuery }>, reply) => single(request, reply, 'index') });
-    scope.route({ method: ['PUT', 'POST'], url: '/:index/_create/:id', ...hide, ...authenticated, handler: (request: FastifyRequest<{ Params: IndexParams; Querystring: TenantQuery }>, reply) => single(request, reply, 'create') });
+    scope.post('/:index/_doc', { ...hide, ...authenticated }, (request: FastifyRequest<{ Params: IndexParams; Querystring: TenantQuery }>, reply) =>
+      single(request, reply, 'index'),
+    );
+    scope.route({
+      method: ['PUT', 'POST'],
+      url: '/:index/_doc/:id',
+      ...hide,
+      ...authenticated,
+      handler: (request: FastifyRequest<{ Params: IndexParams; Querystring: TenantQuery }>, reply) => single(request, reply, 'index'),
+    });
+    scope.route({
+      method: ['PUT', 'POST'],
+      url: '/:index/_create/:id',
+      ...hide,
+      ...authenticated,
+      handler: (request: FastifyRequest<{ Params: IndexParams; Querystring: TenantQuery }>, reply) => single(request, reply, 'create'),
+    });
   });
 }
 
@@ -96,7 +116,6 @@ async function authenticate(deps: ShipperRouteDeps, request: FastifyRequest): Pr
   const tenantId = (request.query as TenantQuery).tenant_id;
   await authenticateShipper(deps.keys, request, credentialOf(request, ['apikey', 'basic', 'bearer']), typeof tenantId === 'string' ? tenantId : null);
 }
-
 
 async function ingestItems(deps: ShipperRouteDeps, request: FastifyRequest, items: readonly BulkItem[]) {
   const result = await deps.ingest.run({ tenantId: shipperTenantOf(request), records: items.map((item) => item.record), defaultIndex: null, actor: actorOf(request) });
@@ -120,7 +139,10 @@ function answerFailure(failure: ShipperFailure, request: FastifyRequest, reply: 
     switch (failure.kind) {
       case 'unauthenticated':
         void reply.header('www-authenticate', 'Basic realm="security", ApiKey');
-        return { type: 'security_exception', reason: `${failure.message}: send Authorization: ApiKey base64(<tenant>:<key>), Basic base64(<tenant>:<key>) or Bearer <key> [${path}]` };
+        return {
+          type: 'security_exception',
+          reason: `${failure.message}: send Authorization: ApiKey base64(<tenant>:<key>), Basic base64(<tenant>:<key>) or Bearer <key> [${path}]`,
+        };
       case 'forbidden':
         return { type: 'security_exception', reason: failure.message };
       case 'throttled':

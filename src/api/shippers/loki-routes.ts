@@ -36,7 +36,8 @@ export function registerLokiRoutes(app: FastifyInstance, deps: ShipperRouteDeps)
       async (request, reply) => {
         const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
         const protobuf = type === 'application/x-protobuf' || type === 'application/protobuf';
-        if (!protobuf && type !== 'application/json') throw new UnsupportedMediaTypeError(`unsupported Content-Type ${JSON.stringify(type)}: send application/json or application/x-protobuf (snappy)`);
+        if (!protobuf && type !== 'application/json')
+          throw new UnsupportedMediaTypeError(`unsupported Content-Type ${JSON.stringify(type)}: send application/json or application/x-protobuf (snappy)`);
         const body = await readShipperBody(request, deps.maxBodyBytes, { snappy: protobuf });
         const records = protobuf ? decodeLokiProtobuf(body) : decodeLokiJson(body.toString('utf8'));
         const defaultIndex = requestIndex(request, defaultLokiIndex);
@@ -47,12 +48,14 @@ export function registerLokiRoutes(app: FastifyInstance, deps: ShipperRouteDeps)
         if (problems.length === 0) return reply.status(204).send();
         const shown = problems.slice(0, 10).join('\n');
         const more = problems.length > 10 ? `\n… and ${problems.length - 10} more` : '';
-        return reply.status(400).type('text/plain; charset=utf-8').send(`${problems.length} of ${records.length} entries were refused (the others were stored):\n${shown}${more}\n`);
+        return reply
+          .status(400)
+          .type('text/plain; charset=utf-8')
+          .send(`${problems.length} of ${records.length} entries were refused (the others were stored):\n${shown}${more}\n`);
       },
     );
   });
 }
-
 
 function answerFailure(failure: ShipperFailure, _request: FastifyRequest, reply: FastifyReply): void {
   void reply.status(failure.status).type('text/plain; charset=utf-8').send(`${failure.message}\n`);

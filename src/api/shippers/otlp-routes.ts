@@ -43,14 +43,16 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: ShipperRouteDeps)
         throwIfAnyFailed(result);
         const problems = result.outcomes.flatMap((o) => (o.kind === 'invalid' || o.kind === 'no_index' ? [o.error] : []));
         const partial = problems.length === 0 ? {} : { partialSuccess: { rejectedLogRecords: problems.length, errorMessage: describeProblems(problems) } };
-        if (encoding === 'json') return reply.type('application/json').send(partial.partialSuccess ? { partialSuccess: { rejectedLogRecords: String(problems.length), errorMessage: partial.partialSuccess.errorMessage } } : {});
+        if (encoding === 'json')
+          return reply
+            .type('application/json')
+            .send(partial.partialSuccess ? { partialSuccess: { rejectedLogRecords: String(problems.length), errorMessage: partial.partialSuccess.errorMessage } } : {});
         const type = exportLogsResponseType();
         return reply.type('application/x-protobuf').send(Buffer.from(type.encode(type.fromObject(partial)).finish()));
       },
     );
   });
 }
-
 
 function encodingOf(request: FastifyRequest): Encoding {
   const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -85,5 +87,8 @@ function answerFailure(failure: ShipperFailure, request: FastifyRequest, reply: 
     return;
   }
   const type = statusType();
-  void reply.status(failure.status).type('application/x-protobuf').send(Buffer.from(type.encode(type.fromObject({ code, message: failure.message })).finish()));
+  void reply
+    .status(failure.status)
+    .type('application/x-protobuf')
+    .send(Buffer.from(type.encode(type.fromObject({ code, message: failure.message })).finish()));
 }

@@ -81,7 +81,8 @@ export async function authenticateShipper(keys: KeyService, request: FastifyRequ
   const [only, ...others] = key.tenants;
   const oneTenant = only !== undefined && others.length === 0 && only !== allTenants ? only : null;
   const tenant = explicitTenant ?? oneTenant ?? credential.tenantHint;
-  if (tenant === null) throw new ValidationError('this api key holds several tenants: name one (the user name of Basic auth, or tenant_id in the query string)', { field: 'tenant_id' });
+  if (tenant === null)
+    throw new ValidationError('this api key holds several tenants: name one (the user name of Basic auth, or tenant_id in the query string)', { field: 'tenant_id' });
   if (!keyHoldsTenant(key, tenant)) throw new ForbiddenError(`this api key has no access to tenant ${JSON.stringify(tenant)}`);
   tenantOfRequest.set(request, tenant);
 }

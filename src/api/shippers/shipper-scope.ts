@@ -35,7 +35,13 @@ export function classifyShipperError(error: unknown, request: FastifyRequest): S
   if (status >= 500 || status < 400) {
     request.log.error({ err: error }, 'shipper request failed');
     const unavailable = error instanceof VigilError && error.code === ErrorCodes.unavailable;
-    return { status: 503, kind: 'unavailable', message: unavailable ? message : `the events could not be written now (request id ${request.id}); send them again`, retryAfterS: 5, error };
+    return {
+      status: 503,
+      kind: 'unavailable',
+      message: unavailable ? message : `the events could not be written now (request id ${request.id}); send them again`,
+      retryAfterS: 5,
+      error,
+    };
   }
   switch (status) {
     case 401:

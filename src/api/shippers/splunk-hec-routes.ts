@@ -53,7 +53,13 @@ export function registerSplunkHecRoutes(app: FastifyInstance, deps: ShipperRoute
     const raw = async (request: FastifyRequest, reply: FastifyReply) => {
       const text = (await readShipperBody(request, deps.maxBodyBytes)).toString('utf8');
       if (text.trim() === '') return send(reply, hecStatus.noData);
-      return answerRecords(deps, channels, request, reply, parseHecRaw(text, defaultsOf(request)).map((record) => ({ record, status: null })));
+      return answerRecords(
+        deps,
+        channels,
+        request,
+        reply,
+        parseHecRaw(text, defaultsOf(request)).map((record) => ({ record, status: null })),
+      );
     };
     for (const url of ['/services/collector/raw', '/services/collector/raw/1.0']) {
       scope.post(url, { ...hide, ...authenticated }, raw);
@@ -74,7 +80,6 @@ export function registerSplunkHecRoutes(app: FastifyInstance, deps: ShipperRoute
     });
   });
 }
-
 
 function tenantOf(request: FastifyRequest): string {
   return shipperTenantOf(request);
@@ -103,7 +108,13 @@ function channelOf(request: FastifyRequest): string | null {
 async function answerRecords(deps: ShipperRouteDeps, channels: HecChannels, request: FastifyRequest, reply: FastifyReply, records: readonly HecRecord[]) {
   const channel = channelOf(request);
   if (channel !== null && !HecChannels.isValid(channel)) return send(reply, hecStatus.invalidChannel);
-  const result = await deps.ingest.run({ tenantId: shipperTenantOf(request), records: records.map((r) => r.record), defaultIndex: defaultHecIndex, timestampField: 'time', actor: actorOf(request) });
+  const result = await deps.ingest.run({
+    tenantId: shipperTenantOf(request),
+    records: records.map((r) => r.record),
+    defaultIndex: defaultHecIndex,
+    timestampField: 'time',
+    actor: actorOf(request),
+  });
   recordShipperIngest(deps, protocol, result);
   const failed = result.outcomes.findIndex((o) => o.kind === 'failed');
   // Nothing of this request can be refused for its content, but some was not written: retry all.

@@ -36,26 +36,68 @@ beforeEach(async () => {
     lastAlertedAtMs: t,
     alerts: [
       {
-        alert: { id: alertId, tenantId: 'acme', ruleId: rule.id, ruleName: rule.name, severity: 'High', windowStartMs: t - 330_000, windowEndMs: t - 30_000, status: 'pending', dedupKey: null, payload: message as any, createdAt: t, updatedAt: t },
-        deliveries: [{ id: deliveryId, alertId, tenantId: 'acme', sinkId: 'sink-1', sinkType: 'Webhook', status: 'pending', attempts: 0, nextAttemptAt: t, queuedAt: t, lastError: null, lastHttpStatus: null, deliveredAt: null, createdAt: t, updatedAt: t }],
+        alert: {
+          id: alertId,
+          tenantId: 'acme',
+          ruleId: rule.id,
+          ruleName: rule.name,
+          severity: 'High',
+          windowStartMs: t - 330_000,
+          windowEndMs: t - 30_000,
+          status: 'pending',
+          dedupKey: null,
+          payload: message as any,
+          createdAt: t,
+          updatedAt: t,
+        },
+        deliveries: [
+          {
+            id: deliveryId,
+            alertId,
+            tenantId: 'acme',
+            sinkId: 'sink-1',
+            sinkType: 'Webhook',
+            status: 'pending',
+            attempts: 0,
+            nextAttemptAt: t,
+            queuedAt: t,
+            lastError: null,
+            lastHttpStatus: null,
+            deliveredAt: null,
+            createdAt: t,
+            updatedAt: t,
+          },
+        ],
       },
     ],
   });
-  await store.alerts.recordAttempt(deliveryId, { attempt: { id: newId(), deliveryId, alertId, at: t + 100, outcome: 'permanent', httpStatus: 410, latencyMs: 12, error: 'HTTP 410: gone' }, status: 'failed', nextAttemptAt: t }, t + 100);
+  await store.alerts.recordAttempt(
+    deliveryId,
+    {
+      attempt: { id: newId(), deliveryId, alertId, at: t + 100, outcome: 'permanent', httpStatus: 410, latencyMs: 12, error: 'HTTP 410: gone' },
+      status: 'failed',
+      nextAttemptAt: t,
+    },
+    t + 100,
+  );
 });
 afterEach(async () => services.store.close());
 
 const vigil = (argv: string[]) => runVigil(argv, { openServices: async () => ({ services, close: async () => {} }) });
 
 describe('vigil alerts', () => {
-  it('list shows the tenant\'s alerts with their deliveries', async () => {
+  it("list shows the tenant's alerts with their deliveries", async () => {
     const listed = await vigil(['alerts', 'list', '--tenant', 'acme']);
     expect(listed.status).toBe(0);
     expect(listed.out).toContain(alertId);
     expect(listed.out).toContain('failed');
     expect(listed.out).toContain('Webhook:failed');
     expect(JSON.parse((await vigil(['alerts', 'list', '--tenant', 'acme', '--json'])).out)).toEqual([
-      expect.objectContaining({ id: alertId, status: 'failed', deliveries: [expect.objectContaining({ event_sink_id: 'sink-1', status: 'failed', attempt_count: 1, last_error: 'HTTP 410: gone' })] }),
+      expect.objectContaining({
+        id: alertId,
+        status: 'failed',
+        deliveries: [expect.objectContaining({ event_sink_id: 'sink-1', status: 'failed', attempt_count: 1, last_error: 'HTTP 410: gone' })],
+      }),
     ]);
     expect((await vigil(['alerts', 'list', '--tenant', 'acme', '--status', 'delivered'])).out).toBe('tenant acme has no alerts with status delivered\n');
     expect((await vigil(['alerts', 'list', '--tenant', 'acme', '--status', 'bogus'])).status).toBe(2);

@@ -35,7 +35,10 @@ export async function runAlertsList(ctx: CliContext, options: AlertsListOptions)
     return Promise.all(page.items.map(async (alert) => ({ alert, deliveries: await s.alerts.deliveriesOf(alert.id) })));
   });
   if (options.json) {
-    printJson(ctx.stdout, listed.map(({ alert, deliveries }) => toAlertObject(alert, deliveries, null)));
+    printJson(
+      ctx.stdout,
+      listed.map(({ alert, deliveries }) => toAlertObject(alert, deliveries, null)),
+    );
     return 0;
   }
   if (listed.length === 0) {
@@ -98,8 +101,15 @@ function printDetail(ctx: CliContext, detail: AlertDetail, options: AlertsOption
     detail.deliveries.flatMap((delivery) => {
       const attempts = detail.attempts.filter((a) => a.deliveryId === delivery.id);
       if (attempts.length === 0) return [[delivery.sinkId, delivery.sinkType, '-', delivery.status, '-', '-', '']];
-      return attempts.map((a) => [delivery.sinkId, delivery.sinkType, new Date(a.at).toISOString(), a.outcome, a.httpStatus === null ? '-' : String(a.httpStatus), `${a.latencyMs}ms`, a.error ?? '']);
+      return attempts.map((a) => [
+        delivery.sinkId,
+        delivery.sinkType,
+        new Date(a.at).toISOString(),
+        a.outcome,
+        a.httpStatus === null ? '-' : String(a.httpStatus),
+        `${a.latencyMs}ms`,
+        a.error ?? '',
+      ]);
     }),
   );
 }
-

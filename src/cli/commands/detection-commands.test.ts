@@ -60,9 +60,28 @@ describe('vigil sinks', () => {
   it('creates each variant from flags, lists, shows and deletes them, never printing a secret', async () => {
     const chat = (await vigil(['integrations', 'chat', 'add', '--tenant', 'acme', '--token', token])).out.trim();
     const webhook = JSON.parse(
-      (await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'soar', '--webhook-url', 'https://hooks.example.com/in', '--header', 'X-Token: hunter2-secret', '--signing-secret', 'whsec_0123456789abcdef', '--json'])).out,
+      (
+        await vigil([
+          'sinks',
+          'create',
+          '--tenant',
+          'acme',
+          '--name',
+          'soar',
+          '--webhook-url',
+          'https://hooks.example.com/in',
+          '--header',
+          'X-Token: hunter2-secret',
+          '--signing-secret',
+          'whsec_0123456789abcdef',
+          '--json',
+        ])
+      ).out,
     );
-    expect(webhook).toMatchObject({ event_sink_type: 'Webhook', configuration: { Webhook: { url: 'https://hooks.example.com/in', header_names: ['X-Token'], has_signing_secret: true } } });
+    expect(webhook).toMatchObject({
+      event_sink_type: 'Webhook',
+      configuration: { Webhook: { url: 'https://hooks.example.com/in', header_names: ['X-Token'], has_signing_secret: true } },
+    });
     const pager = await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'oncall', '--pager-integration-key', 'abcdefghijklmnopqrstuvwxyz012345']);
     expect(pager.out).toMatch(/^created Pager sink oncall \([0-9a-f-]+\) in tenant acme\n$/);
     const chatSink = JSON.parse((await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'room', '--chat-integration', chat, '--channel-id', 'C0SEC', '--json'])).out);
@@ -94,7 +113,9 @@ describe('vigil sinks', () => {
   it('refuses flags naming no variant or two, and invalid arguments, with status 2', async () => {
     const none = await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'x']);
     expect(none).toMatchObject({ status: 2, err: expect.stringMatching(/exactly one of --webhook-url, --pager-integration-key or --chat-integration/) });
-    expect((await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'x', '--webhook-url', 'https://a.example.com/', '--pager-integration-key', 'k'.repeat(32)])).status).toBe(2);
+    expect((await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'x', '--webhook-url', 'https://a.example.com/', '--pager-integration-key', 'k'.repeat(32)])).status).toBe(
+      2,
+    );
     const loopback = await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'x', '--webhook-url', 'http://127.0.0.1/']);
     expect(loopback).toMatchObject({ status: 2, err: expect.stringMatching(/event_sink_args\.Webhook\.url points at a loopback address/) });
     expect((await vigil(['sinks', 'create', '--tenant', 'acme', '--name', 'x', '--webhook-url', 'https://a.example.com/', '--header', 'no colon'])).status).toBe(2);

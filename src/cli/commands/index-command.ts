@@ -17,7 +17,6 @@ export interface IndexSettingsOptions {
   readonly sourceType?: string;
 }
 
-
 function indexJson(index: IndexRecord): Record<string, unknown> {
   return {
     id: index.id,

@@ -25,7 +25,11 @@ export async function runChatAdd(ctx: CliContext, options: IntegrationsOptions &
   // `--token -` reads the token from standard input, keeping it out of shell history and `ps`.
   const token = options.token === '-' ? (await readAll(ctx.stdin)).trim() : options.token;
   const integration = await withStoreServices(ctx, options, (s) =>
-    s.chatIntegrations.add(options.tenant, { token, ...(options.apiUrl !== undefined ? { apiUrl: options.apiUrl } : {}), ...(options.name !== undefined ? { name: options.name } : {}) }, cliActor),
+    s.chatIntegrations.add(
+      options.tenant,
+      { token, ...(options.apiUrl !== undefined ? { apiUrl: options.apiUrl } : {}), ...(options.name !== undefined ? { name: options.name } : {}) },
+      cliActor,
+    ),
   );
   if (options.json) printJson(ctx.stdout, integrationJson(integration));
   else ctx.stdout.write(`${integration.id}\n`);

@@ -31,8 +31,10 @@ export async function runKeysCreate(ctx: CliContext, options: KeysOptions & { te
   if (options.admin && options.tenant && options.tenant.length > 0) {
     throw new ValidationError('--admin makes a key for every tenant; give either --admin or --tenant, not both', { field: 'tenant' });
   }
-  const created = await withKeys(ctx, options, (keys) =>
-    keys.create({ tenants: options.tenant ?? [], ...(options.name ? { name: options.name } : {}), ...(options.admin ? { admin: true } : {}) }, cliActor),
+  const created = await withKeys(
+    ctx,
+    options,
+    (keys) => keys.create({ tenants: options.tenant ?? [], ...(options.name ? { name: options.name } : {}), ...(options.admin ? { admin: true } : {}) }, cliActor),
     { createDataDir: true },
   );
   if (options.json) {

@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { VigilConfig } from '../../config/index.js';
 import { runVigil } from '../testing/run-vigil.js';
 
-const embedded = { dataDir: '/srv/vigil', store: { kind: 'sqlite', path: '/srv/vigil/vigil.db' }, security: { secretsKey: { kind: 'file', path: '/srv/vigil/secrets.key' } } } as unknown as VigilConfig;
-const copied = { tables: [{ table: 'tenants', rows: 2 }, { table: 'api_keys', rows: 3 }], target: 'postgres://vigil@db:5432/vigil' };
+const embedded = {
+  dataDir: '/srv/vigil',
+  store: { kind: 'sqlite', path: '/srv/vigil/vigil.db' },
+  security: { secretsKey: { kind: 'file', path: '/srv/vigil/secrets.key' } },
+} as unknown as VigilConfig;
+const copied = {
+  tables: [
+    { table: 'tenants', rows: 2 },
+    { table: 'api_keys', rows: 3 },
+  ],
+  target: 'postgres://vigil@db:5432/vigil',
+};
 
 describe('vigil migrate-store', () => {
   it('copies into the store --to names, prints the rows per table and what the servers need next', async () => {
@@ -48,6 +58,10 @@ describe('vigil migrate-store', () => {
       runningServer: () => ({ url: 'http://127.0.0.1:8080', pid: 4242 }),
       copyEmbeddedStore: async () => Promise.reject(new Error('must not copy')),
     });
-    expect(run).toEqual({ status: 1, out: '', err: 'vigil: a server (pid 4242, http://127.0.0.1:8080) runs on /srv/vigil; stop it first, or what it writes after the copy is lost\n' });
+    expect(run).toEqual({
+      status: 1,
+      out: '',
+      err: 'vigil: a server (pid 4242, http://127.0.0.1:8080) runs on /srv/vigil; stop it first, or what it writes after the copy is lost\n',
+    });
   });
 });

@@ -32,13 +32,17 @@ export async function runMigrateStore(ctx: CliContext, options: MigrateStoreOpti
     printJson(ctx.stdout, { target: copied.target, rows: total, tables: Object.fromEntries(copied.tables.map((t) => [t.table, t.rows])) });
     return 0;
   }
-  printTable(ctx.stdout, ['TABLE', 'ROWS'], copied.tables.map((t) => [t.table, String(t.rows)]));
+  printTable(
+    ctx.stdout,
+    ['TABLE', 'ROWS'],
+    copied.tables.map((t) => [t.table, String(t.rows)]),
+  );
   const key = config.security.secretsKey;
   const keyHint = key.kind === 'file' ? `the secrets key of this data dir (VIGIL_SECRETS_KEY set to the contents of ${key.path})` : 'the same secrets_key as this one';
   ctx.stdout.write(
     `\ncopied ${total} rows into ${copied.target}.\n` +
       `Start every server with store_url (VIGIL_STORE_URL) set to it and ${keyHint}: it opens the sink and chat secrets.\n` +
-      'The events stay in this data dir\'s engine; docs/scale-out.md says how to move them.\n',
+      "The events stay in this data dir's engine; docs/scale-out.md says how to move them.\n",
   );
   return 0;
 }

@@ -90,12 +90,7 @@ async function explainText(search: SearchService, tenant: string, text: string, 
     '-- indexes searched --',
     plan.analyzed.scope.map((index) => `${index.name} (${index.id})`).join('\n') || '(none)',
     '-- predicates --',
-    ...(predicates.length === 0
-      ? ['(none: every event in range)']
-      : predicates.flatMap((p) => [
-          `${p.source}: ${explainIndexUse[p.index]}`,
-          `    ${p.predicate}`,
-        ])),
+    ...(predicates.length === 0 ? ['(none: every event in range)'] : predicates.flatMap((p) => [`${p.source}: ${explainIndexUse[p.index]}`, `    ${p.predicate}`])),
     '-- sql --',
     prettySql(plan.compiled.sql),
   ];
@@ -125,7 +120,11 @@ function printResult(out: NodeJS.WritableStream, result: PrintableResult, option
     const text = cell(value).replace(/\s+/g, ' ');
     return text.length > 80 ? `${text.slice(0, 79)}…` : text;
   };
-  printTable(out, columns, rows.map((row) => columns.map((c) => shown(row.columns[c]))));
+  printTable(
+    out,
+    columns,
+    rows.map((row) => columns.map((c) => shown(row.columns[c]))),
+  );
   out.write(`${rows.length} row${rows.length === 1 ? '' : 's'}\n`);
 }
 

@@ -71,7 +71,12 @@ describe('vigil rules validate', () => {
       ],
     });
     const deep = await vigil(['rules', 'validate', '-d', join(dir, 'rules'), '-r']);
-    expect(deep.out.split('\n').filter((line) => line.startsWith(dir)).map((line) => line.split(':')[0])).toEqual([bad, good, failing]);
+    expect(
+      deep.out
+        .split('\n')
+        .filter((line) => line.startsWith(dir))
+        .map((line) => line.split(':')[0]),
+    ).toEqual([bad, good, failing]);
     expect(deep.err).toBe(
       'skipped 1 YAML file that is not a rule file, as a repository sync would (name it with -f to check it):\n' +
         `  ${join(dir, 'rules/ci.yml')}: neither a "# schema:" first line nor a top-level query_text key\n`,
@@ -123,7 +128,14 @@ describe('vigil rules test', () => {
     const json = JSON.parse((await vigil(['rules', 'test', '-f', good, bad, failing, '--json'])).out);
     expect(json).toEqual({
       files: [
-        { status: 'Passed', file_path: good, tests: [{ name: 'fires', status: 'Passed' }, { name: 'quiet', status: 'Passed' }] },
+        {
+          status: 'Passed',
+          file_path: good,
+          tests: [
+            { name: 'fires', status: 'Passed' },
+            { name: 'quiet', status: 'Passed' },
+          ],
+        },
         { status: 'Invalid', file_path: bad, error: expect.any(String), warning: expect.any(String) },
         { status: 'TestsFailed', file_path: failing, tests: [{ name: 'expects a login', status: 'Failed' }] },
       ],

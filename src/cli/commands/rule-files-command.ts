@@ -27,7 +27,9 @@ async function run(ctx: CliContext, options: RuleFilesOptions, mode: 'validate' 
   if (skipped.length > 0 && !options.json) {
     // The reasons a repository sync gives in ignored_files: the same files are left out there.
     const one = skipped.length === 1;
-    ctx.stderr.write(`skipped ${skipped.length} YAML file${one ? ' that is not a rule file' : 's that are not rule files'}, as a repository sync would (name ${one ? 'it' : 'them'} with -f to check ${one ? 'it' : 'them'}):\n`);
+    ctx.stderr.write(
+      `skipped ${skipped.length} YAML file${one ? ' that is not a rule file' : 's that are not rule files'}, as a repository sync would (name ${one ? 'it' : 'them'} with -f to check ${one ? 'it' : 'them'}):\n`,
+    );
     for (const file of skipped) ctx.stderr.write(`  ${file.path}: ${file.reason}\n`);
   }
   const server = serverTarget(ctx, options);

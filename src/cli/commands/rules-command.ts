@@ -18,7 +18,10 @@ const inTenant = (tenant: string) => (tenantId: string) => tenantId === tenant;
 export async function runRulesList(ctx: CliContext, options: RulesOptions): Promise<number> {
   const rules = await withStoreServices(ctx, options, (s) => allPages((token) => s.rules.list(options.tenant, 1000, token)));
   if (options.json) {
-    printJson(ctx.stdout, rules.map((rule) => toDetectionRuleObject(rule, 'listed')));
+    printJson(
+      ctx.stdout,
+      rules.map((rule) => toDetectionRuleObject(rule, 'listed')),
+    );
     return 0;
   }
   if (rules.length === 0) {
@@ -54,9 +57,16 @@ export async function runRulesGet(ctx: CliContext, id: string, options: RulesOpt
     ['tags', rule.tags.join(', ') || '-'],
     ['last alerted', rule.lastAlertedAt === null ? 'never' : formatApiTimestamp(rule.lastAlertedAt)],
     ['evaluated to', state?.cursorMs == null ? 'not yet' : formatApiTimestamp(state.cursorMs)],
-    ...(state?.lastError ? ([['last error', `${state.lastError} (${state.consecutiveFailures} failed run${state.consecutiveFailures === 1 ? '' : 's'} in a row)`]] as [string, string][]) : []),
+    ...(state?.lastError
+      ? ([['last error', `${state.lastError} (${state.consecutiveFailures} failed run${state.consecutiveFailures === 1 ? '' : 's'} in a row)`]] as [string, string][])
+      : []),
     ...(state?.gapEndMs != null && state.gapStartMs != null
-      ? ([['skipped', `${state.skippedWindows} window${state.skippedWindows === 1 ? '' : 's'}, latest gap ${formatApiTimestamp(state.gapStartMs)} – ${formatApiTimestamp(state.gapEndMs)} (older than the catch-up horizon)`]] as [string, string][])
+      ? ([
+          [
+            'skipped',
+            `${state.skippedWindows} window${state.skippedWindows === 1 ? '' : 's'}, latest gap ${formatApiTimestamp(state.gapStartMs)} – ${formatApiTimestamp(state.gapEndMs)} (older than the catch-up horizon)`,
+          ],
+        ] as [string, string][])
       : []),
     ['query', rule.queryText],
   ];

@@ -91,7 +91,9 @@ async function previewOverHttp(url: string, apiKey: string, tenant: string, requ
 }
 
 function printPreview(out: NodeJS.WritableStream, body: PreviewResponseBody): void {
-  out.write(`${body.windows_evaluated} window${body.windows_evaluated === 1 ? '' : 's'} evaluated, ${body.windows_alerted} would have alerted${body.truncated ? ` (the newest ${body.windows.length} shown)` : ''}\n`);
+  out.write(
+    `${body.windows_evaluated} window${body.windows_evaluated === 1 ? '' : 's'} evaluated, ${body.windows_alerted} would have alerted${body.truncated ? ` (the newest ${body.windows.length} shown)` : ''}\n`,
+  );
   if (body.windows.length === 0) return;
   const first = (row: Record<string, unknown> | undefined): string => {
     const text = row === undefined ? '' : JSON.stringify(row);

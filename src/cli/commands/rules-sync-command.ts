@@ -91,7 +91,11 @@ function serverUrl(ctx: CliContext, config: VigilConfig, given: string | undefin
 function printAnswer(out: NodeJS.WritableStream, answer: SyncAnswer, commitSha: string): void {
   for (const file of answer.files ?? []) {
     const passed = file.status === 'Passed' || file.status === 'Valid';
-    const outcome = passed ? (file.action ? `${file.action}${file.detection_rule_id ? ` (rule ${file.detection_rule_id})` : ''}` : 'OK') : `${file.status}: ${file.error ?? ''}`.trimEnd();
+    const outcome = passed
+      ? file.action
+        ? `${file.action}${file.detection_rule_id ? ` (rule ${file.detection_rule_id})` : ''}`
+        : 'OK'
+      : `${file.status}: ${file.error ?? ''}`.trimEnd();
     out.write(`${file.file_path}: ${outcome}\n`);
     if (file.warning) out.write(`    warning: ${file.warning}\n`);
     if (!passed) for (const test of file.tests ?? []) out.write(`    ${test.name}: ${test.status}\n`);

@@ -81,7 +81,11 @@ export async function runSinksList(ctx: CliContext, options: SinksOptions): Prom
     ctx.stdout.write(`tenant ${options.tenant} has no event sinks\n`);
     return 0;
   }
-  printTable(ctx.stdout, ['ID', 'TYPE', 'NAME', 'DESTINATION'], sinks.map((s) => [s.id, s.type, s.name, destination(s)]));
+  printTable(
+    ctx.stdout,
+    ['ID', 'TYPE', 'NAME', 'DESTINATION'],
+    sinks.map((s) => [s.id, s.type, s.name, destination(s)]),
+  );
   return 0;
 }
 
@@ -121,7 +125,9 @@ export async function runSinksTest(ctx: CliContext, id: string, options: SinksOp
     printJson(ctx.stdout, { delivered: outcome.kind === 'delivered', outcome: outcome.kind, http_status: outcome.httpStatus, latency_ms: Math.round(outcome.latencyMs), error });
   } else {
     const status = outcome.httpStatus === null ? 'no HTTP answer' : `HTTP ${outcome.httpStatus}`;
-    ctx.stdout.write(`${outcome.kind === 'delivered' ? 'delivered' : `not delivered (${outcome.kind})`}: ${status} in ${Math.round(outcome.latencyMs)} ms${error === null ? '' : `: ${error}`}\n`);
+    ctx.stdout.write(
+      `${outcome.kind === 'delivered' ? 'delivered' : `not delivered (${outcome.kind})`}: ${status} in ${Math.round(outcome.latencyMs)} ms${error === null ? '' : `: ${error}`}\n`,
+    );
   }
   return outcome.kind === 'delivered' ? 0 : 1;
 }

@@ -31,7 +31,11 @@ function sinkKeysOf(flags: readonly string[] = []): SinkKeysInput {
   const map = new Map<string, string[]>();
   for (const flag of flags) {
     const equals = flag.indexOf('=');
-    const ids = flag.slice(equals + 1).split(',').map((id) => id.trim()).filter((id) => id !== '');
+    const ids = flag
+      .slice(equals + 1)
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== '');
     if (equals <= 0 || ids.length === 0) throw new ValidationError(`--sink-key takes KEY=SINK_ID, got ${JSON.stringify(flag)}`, { field: 'sink-key' });
     const key = flag.slice(0, equals).trim();
     map.set(key, [...(map.get(key) ?? []), ...ids]);
@@ -40,7 +44,11 @@ function sinkKeysOf(flags: readonly string[] = []): SinkKeysInput {
 }
 
 function describeSinkKeys(source: SyncSourceRecord): string {
-  return Object.entries(source.sinkKeys).map(([key, ids]) => `${key}=${ids.join(',')}`).join(' ') || '-';
+  return (
+    Object.entries(source.sinkKeys)
+      .map(([key, ids]) => `${key}=${ids.join(',')}`)
+      .join(' ') || '-'
+  );
 }
 
 function printSource(ctx: CliContext, source: SyncSourceRecord): void {

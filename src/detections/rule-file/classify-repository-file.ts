@@ -4,10 +4,7 @@
  * definition used by a repository sync and by `vigil rules validate|test -d`, so a local check
  * reads exactly the files a sync will.
  */
-export type RepositoryFileKind =
-  | { readonly kind: 'rule'; readonly text: string }
-  | { readonly kind: 'ignored'; readonly reason: string }
-  | { readonly kind: 'other' };
+export type RepositoryFileKind = { readonly kind: 'rule'; readonly text: string } | { readonly kind: 'ignored'; readonly reason: string } | { readonly kind: 'other' };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

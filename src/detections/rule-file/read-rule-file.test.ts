@@ -142,15 +142,25 @@ describe('readRuleFile: compatibility spellings (E14)', () => {
   });
 
   it('names the spelling the file used in messages of shared checks', () => {
-    expect(errors(file({ extra: ['dedup_window: -5'] }))).toEqual([
-      'dedup_window must be a whole number of seconds from 0 to 4294967295, or null for the run frequency at 10:15',
-    ]);
+    expect(errors(file({ extra: ['dedup_window: -5'] }))).toEqual(['dedup_window must be a whole number of seconds from 0 to 4294967295, or null for the run frequency at 10:15']);
   });
 });
 
 describe('readRuleFile: unknown fields are warnings', () => {
   it('warns at the key, suggests the near field, and still gives the definition', () => {
-    const check = readRuleFile(file({ extra: ['severty: Low', 'tests:', '  - name: t', '    dataset_inline: |', '      {"timestamp":"2026-01-01T00:00:00Z"}', '    expected_detection_result: false', '    expected: x'] }));
+    const check = readRuleFile(
+      file({
+        extra: [
+          'severty: Low',
+          'tests:',
+          '  - name: t',
+          '    dataset_inline: |',
+          '      {"timestamp":"2026-01-01T00:00:00Z"}',
+          '    expected_detection_result: false',
+          '    expected: x',
+        ],
+      }),
+    );
     expect(check.definition).not.toBeNull();
     expect(check.diagnostics.map((d) => [d.severity, formatFileProblem(d)])).toEqual([
       ['warning', 'unknown field "severty" is ignored; did you mean severity? at 10:1'],
@@ -163,15 +173,19 @@ describe('readRuleFile: errors name the field and point at it', () => {
   it.each<[string, { replace?: Record<string, string | null>; extra?: string[] }, string[]]>([
     ['a missing required field', { replace: { time_range_s: null } }, ['missing required field time_range_s at 2:1']],
     ['two missing fields', { replace: { name: null, description: null } }, ['missing required field name at 2:1', 'missing required field description at 2:1']],
-    ['a lookback in part minutes', { replace: { time_range_s: 'time_range_s: 90' } }, [
-      'time_range_s must be a whole number of minutes in seconds, from 60 to 2592000, got 90 at 8:15',
-    ]],
+    [
+      'a lookback in part minutes',
+      { replace: { time_range_s: 'time_range_s: 90' } },
+      ['time_range_s must be a whole number of minutes in seconds, from 60 to 2592000, got 90 at 8:15'],
+    ],
     ['a frequency over the lookback', { replace: { run_frequency_s: 'run_frequency_s: 600' } }, ['run_frequency_s (600) must be at most time_range_s (300) at 9:18']],
     ['a text lookback', { replace: { time_range_s: 'time_range_s: five minutes' } }, ['time_range_s must be a whole number of seconds, got the text "five minutes" at 8:15']],
     ['a fractional lookback', { replace: { time_range_s: 'time_range_s: 120.5' } }, ['time_range_s must be a whole number of seconds, got the number 120.5 at 8:15']],
-    ['an unknown severity', { replace: { severity: 'severity: Severe' } }, [
-      'severity must be one of Unknown, Informational, Low, Medium, High, Critical, Fatal, Other, Information, got "Severe" at 4:11',
-    ]],
+    [
+      'an unknown severity',
+      { replace: { severity: 'severity: Severe' } },
+      ['severity must be one of Unknown, Informational, Low, Medium, High, Critical, Fatal, Other, Information, got "Severe" at 4:11'],
+    ],
     ['a name that is a list', { replace: { name: 'name: [a, b]' } }, ['name must be a string, got a list at 2:7']],
     ['an empty name', { replace: { name: 'name: "  "' } }, ['name must not be empty at 2:7']],
     ['an unknown state', { extra: ['enabled: On'] }, ['enabled must be one of Active, Staging, Paused or null (legacy: true for Active, false for Paused), got "On" at 10:10']],
@@ -179,18 +193,32 @@ describe('readRuleFile: errors name the field and point at it', () => {
     ['a tag that is a number', { extra: ['tags: [ok, 5]'] }, ['tags[1] must be a string, got the number 5 at 10:12']],
     ['a sink key that is empty', { extra: ['event_sink_keys: [""]'] }, ['event_sink_keys[0] must be a non-empty key of at most 200 characters at 10:18']],
     ['a template that is text', { extra: ['alert_template: hello'] }, ['alert_template must be a map with info and actions lists, or null at 10:17']],
-    ['a template item without a value', { extra: ['alert_template:', '  info:', '    - label: x'] }, ['alert_template.info[0].value must be a string of at most 4096 characters at 12:7']],
+    [
+      'a template item without a value',
+      { extra: ['alert_template:', '  info:', '    - label: x'] },
+      ['alert_template.info[0].value must be a string of at most 4096 characters at 12:7'],
+    ],
     ['an unclosed placeholder', { extra: ['alert_template:', '  info:', '    - {label: x, value: "{{ a"}'] }, ["alert_template.info[0].value: unclosed '{{' at 12:26"]],
-    ['an expression with two values', { extra: ['alert_template: {info: [{label: L, value: "{{ a b }}"}]}'] }, ["alert_template.info[0].value: unexpected 'b' in the expression at 10:49"]],
-    ['a bad expression in a folded value', { extra: ['alert_template:', '  info:', '    - label: x', '      value: >-', '        one', '        {{ a b }}'] }, [
-      "alert_template.info[0].value: unexpected 'b' in the expression (at 1:10 of the value) at 13:14",
-    ]],
-    ['an empty placeholder in an action pair', { extra: ['alert_template:', '  actions:', '    - [Open, "https://x.example.com/{{}}"]'] }, [
-      "alert_template.actions[0].value: empty '{{ }}' at 12:37",
-    ]],
-    ['use_for_dedup as text', { extra: ['alert_template:', '  info:', '    - {label: x, value: y, use_for_dedup: "true"}'] }, [
-      'alert_template.info[0].use_for_dedup must be true or false at 12:43',
-    ]],
+    [
+      'an expression with two values',
+      { extra: ['alert_template: {info: [{label: L, value: "{{ a b }}"}]}'] },
+      ["alert_template.info[0].value: unexpected 'b' in the expression at 10:49"],
+    ],
+    [
+      'a bad expression in a folded value',
+      { extra: ['alert_template:', '  info:', '    - label: x', '      value: >-', '        one', '        {{ a b }}'] },
+      ["alert_template.info[0].value: unexpected 'b' in the expression (at 1:10 of the value) at 13:14"],
+    ],
+    [
+      'an empty placeholder in an action pair',
+      { extra: ['alert_template:', '  actions:', '    - [Open, "https://x.example.com/{{}}"]'] },
+      ["alert_template.actions[0].value: empty '{{ }}' at 12:37"],
+    ],
+    [
+      'use_for_dedup as text',
+      { extra: ['alert_template:', '  info:', '    - {label: x, value: y, use_for_dedup: "true"}'] },
+      ['alert_template.info[0].use_for_dedup must be true or false at 12:43'],
+    ],
     ['tests that are a map', { extra: ['tests: {name: x}'] }, ['tests must be a list of tests at 10:8']],
   ])('%s', (_what, options, expected) => {
     expect(errors(file(options))).toEqual(expected);
@@ -222,9 +250,7 @@ describe('readRuleFile: the query is parsed and analyzed, its problems at their 
   });
 
   it('in a plain and in a quoted scalar on one line', () => {
-    expect(errors(file({ replace: { query_text: 'query_text: x != 3' } }))).toEqual([
-      expect.stringMatching(/^query_text: '!=' is not a filter operator.* at 5:15$/),
-    ]);
+    expect(errors(file({ replace: { query_text: 'query_text: x != 3' } }))).toEqual([expect.stringMatching(/^query_text: '!=' is not a filter operator.* at 5:15$/)]);
     expect(errors(file({ replace: { query_text: 'query_text: "x | where"' } }))).toEqual([expect.stringMatching(/^query_text: expected a filter after 'where'.* at 5:23$/)]);
   });
 
@@ -234,7 +260,7 @@ describe('readRuleFile: the query is parsed and analyzed, its problems at their 
     ]);
   });
 
-  it('takes the indexes a query names to exist, unless a tenant\'s indexes are given', () => {
+  it("takes the indexes a query names to exist, unless a tenant's indexes are given", () => {
     const text = file({ replace: { query_text: 'query_text: "@index=web x"' } });
     expect(readRuleFile(text).definition).not.toBeNull();
     const check = readRuleFile(text, { indexes: [{ id: 'i1', name: 'other', system: false }] });
@@ -257,7 +283,12 @@ describe('readRuleFile: tests and their datasets', () => {
   });
 
   it('checks now_timestamp, dataset_format and unique names', () => {
-    const test = (name: string, more: string[]) => [`  - name: ${name}`, '    dataset_inline: \'{"timestamp":"2026-01-01T00:00:00Z"}\'', '    expected_detection_result: true', ...more];
+    const test = (name: string, more: string[]) => [
+      `  - name: ${name}`,
+      '    dataset_inline: \'{"timestamp":"2026-01-01T00:00:00Z"}\'',
+      '    expected_detection_result: true',
+      ...more,
+    ];
     expect(errors(tests(...test('a', []), ...test('b', ['    now_timestamp: yesterday']), ...test('c', ['    dataset_format: Csv']), ...test('a', [])))).toEqual([
       'tests[1].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "yesterday" at 17:20',
       'tests[2].dataset_format must be one of LegacyFlatten, RawJson, FlatTable, got the text "Csv" at 21:21',
@@ -269,10 +300,10 @@ describe('readRuleFile: tests and their datasets', () => {
     const bad = (name: string) => [`  - name: ${name}`, '    now_timestamp: soon', "    dataset_inline: ''", '    expected_detection_result: true'];
     expect(errors(tests(...bad('bad now'), ...bad('bad now'), '  - name: bad now', '    now_timestamp: later'))).toEqual([
       'tests[0].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "soon" at 12:20',
-      "tests[0].dataset_inline holds no event: give one JSON object per line at 13:21",
+      'tests[0].dataset_inline holds no event: give one JSON object per line at 13:21',
       'tests[1].name "bad now" is already the name of tests[0]: test names must differ at 15:11',
       'tests[1].now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got "soon" at 16:20',
-      "tests[1].dataset_inline holds no event: give one JSON object per line at 17:21",
+      'tests[1].dataset_inline holds no event: give one JSON object per line at 17:21',
       'tests[2] is missing required field dataset_inline at 19:5',
       'tests[2] is missing required field expected_detection_result at 19:5',
       'tests[2].name "bad now" is already the name of tests[0]: test names must differ at 19:11',

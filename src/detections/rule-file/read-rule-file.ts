@@ -14,8 +14,21 @@ import { isScalar, mapEntries, YamlSource, type YamlNode } from './yaml-source.j
 
 /** The fields of a rule file (docs/interface.md 2.5), in the order files are printed. */
 const ruleFileFields = [
-  'name', 'description', 'enabled', 'severity', 'query_text', 'time_range_s', 'run_frequency_s', 'dedup_window_s', 'debounce',
-  'alert_per_row', 'event_sink_keys', 'push_key', 'tags', 'alert_template', 'tests',
+  'name',
+  'description',
+  'enabled',
+  'severity',
+  'query_text',
+  'time_range_s',
+  'run_frequency_s',
+  'dedup_window_s',
+  'debounce',
+  'alert_per_row',
+  'event_sink_keys',
+  'push_key',
+  'tags',
+  'alert_template',
+  'tests',
 ] as const;
 type RuleFileField = (typeof ruleFileFields)[number];
 
@@ -164,7 +177,11 @@ function readEnabled(problems: FileProblems, node: YamlNode | null, key: string)
   if (value === true) return 'Active';
   if (value === false) return 'Paused';
   if (typeof value === 'string' && (enabledStates as readonly string[]).includes(value)) return value as EnabledState;
-  problems.error(`${key} must be one of ${enabledStates.join(', ')} or null (legacy: true for Active, false for Paused), got ${JSON.stringify(value ?? 'a list or map')}`, problems.source.nodeSpan(node), key);
+  problems.error(
+    `${key} must be one of ${enabledStates.join(', ')} or null (legacy: true for Active, false for Paused), got ${JSON.stringify(value ?? 'a list or map')}`,
+    problems.source.nodeSpan(node),
+    key,
+  );
   return undefined;
 }
 
@@ -213,7 +230,12 @@ function checkQuery(problems: FileProblems, node: YamlNode | null, text: string,
       const end = problems.source.scalarPosition(node, span.end.offset);
       const hint = (diagnostic as { hint?: unknown }).hint;
       const inQuery = start.exact ? '' : ` (at ${span.start.line}:${span.start.column} of the query)`;
-      problems.error(`query_text: ${diagnostic.message}${inQuery}${typeof hint === 'string' ? `; hint: ${hint}` : ''}`, { start: start.position, end: end.exact ? end.position : start.position }, 'query_text', diagnostic.code);
+      problems.error(
+        `query_text: ${diagnostic.message}${inQuery}${typeof hint === 'string' ? `; hint: ${hint}` : ''}`,
+        { start: start.position, end: end.exact ? end.position : start.position },
+        'query_text',
+        diagnostic.code,
+      );
     }
   }
 }

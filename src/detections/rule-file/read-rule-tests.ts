@@ -29,7 +29,11 @@ export function readRuleTests(problems: FileProblems, node: YamlNode | null): Ru
     if (name !== undefined) {
       const earlier = names.get(name);
       if (earlier !== undefined) {
-        problems.error(`tests[${i}].name ${JSON.stringify(name)} is already the name of tests[${earlier}]: test names must differ`, problems.source.nodeSpan(nameNode), `tests[${i}].name`);
+        problems.error(
+          `tests[${i}].name ${JSON.stringify(name)} is already the name of tests[${earlier}]: test names must differ`,
+          problems.source.nodeSpan(nameNode),
+          `tests[${i}].name`,
+        );
         ok = false;
       } else {
         names.set(name, i);
@@ -72,7 +76,11 @@ function readTest(problems: FileProblems, node: YamlNode | null, where: string):
   const nowNode = field('now_timestamp');
   const now = nowNode === undefined ? null : readNullableString(problems, nowNode, `${where}.now_timestamp`);
   if (typeof now === 'string' && parseRfc3339Ns(now) === null) {
-    problems.error(`${where}.now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got ${JSON.stringify(now)}`, problems.source.nodeSpan(nowNode ?? null), `${where}.now_timestamp`);
+    problems.error(
+      `${where}.now_timestamp must be an RFC 3339 time such as "2026-05-15T00:03:00Z", got ${JSON.stringify(now)}`,
+      problems.source.nodeSpan(nowNode ?? null),
+      `${where}.now_timestamp`,
+    );
   }
   const formatNode = field('dataset_format');
   const format: DatasetFormat | null | undefined =

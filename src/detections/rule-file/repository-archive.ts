@@ -100,4 +100,3 @@ function repositoryPath(name: string): string {
   }
   return path;
 }
-

@@ -52,9 +52,25 @@ describe('printRuleFile', () => {
   });
 
   it('leaves out fields that hold their default', () => {
-    const minimal: RuleDefinition = { ...full, alertPerRow: false, alertTemplate: null, debounce: true, dedupWindowS: null, enabled: null, eventSinkKeys: [], pushKey: null, tags: [], tests: [] };
+    const minimal: RuleDefinition = {
+      ...full,
+      alertPerRow: false,
+      alertTemplate: null,
+      debounce: true,
+      dedupWindowS: null,
+      enabled: null,
+      eventSinkKeys: [],
+      pushKey: null,
+      tags: [],
+      tests: [],
+    };
     const text = printRuleFile(minimal);
-    expect(text.split('\n').map((line) => /^[a-z_]+(?=:)/.exec(line)?.[0]).filter(Boolean)).toEqual(['name', 'description', 'severity', 'query_text', 'time_range_s', 'run_frequency_s']);
+    expect(
+      text
+        .split('\n')
+        .map((line) => /^[a-z_]+(?=:)/.exec(line)?.[0])
+        .filter(Boolean),
+    ).toEqual(['name', 'description', 'severity', 'query_text', 'time_range_s', 'run_frequency_s']);
     expect(readRuleFile(text).definition).toEqual(minimal);
   });
 });

@@ -41,7 +41,12 @@ export function ruleFileSchema(): Record<string, unknown> {
       dedup_window: { type: ['integer', 'null'], minimum: 0, maximum: ruleLimits.maxDedupWindowS, description: 'Legacy spelling of dedup_window_s' },
       debounce: { type: 'boolean', description: 'Default true' },
       alert_per_row: { type: 'boolean', description: 'Default false' },
-      event_sink_keys: { type: ['array', 'null'], maxItems: ruleLimits.eventSinks, items: { type: 'string', minLength: 1, maxLength: 200 }, description: "Keys of the tenant's sink-key map" },
+      event_sink_keys: {
+        type: ['array', 'null'],
+        maxItems: ruleLimits.eventSinks,
+        items: { type: 'string', minLength: 1, maxLength: 200 },
+        description: "Keys of the tenant's sink-key map",
+      },
       push_key: { type: ['string', 'null'], minLength: 1, maxLength: ruleLimits.syncKey, description: 'Identifies the rule within its tenant for PUT /v1/detection_rule_yaml' },
       sync_key: { type: ['string', 'null'], minLength: 1, maxLength: ruleLimits.syncKey, description: 'Legacy spelling of push_key' },
       tags: { type: ['array', 'null'], maxItems: ruleLimits.tags, items: { type: 'string', minLength: 1, maxLength: ruleLimits.tag } },
@@ -71,7 +76,11 @@ export function ruleFileSchema(): Record<string, unknown> {
             maxItems: alertTemplateLimits.actions,
             items: {
               anyOf: [
-                { type: 'object', required: ['label', 'value'], properties: { label: { ...text(alertTemplateLimits.label), minLength: 1 }, value: text(alertTemplateLimits.value, 'A URL') } },
+                {
+                  type: 'object',
+                  required: ['label', 'value'],
+                  properties: { label: { ...text(alertTemplateLimits.label), minLength: 1 }, value: text(alertTemplateLimits.value, 'A URL') },
+                },
                 pair('action'),
               ],
             },

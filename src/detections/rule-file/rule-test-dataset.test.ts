@@ -41,7 +41,10 @@ describe('readDataset', () => {
   });
 
   it('reports each bad line with its line and column, and goes on', () => {
-    const { events, problems } = readDataset('{"timestamp":"2024-01-01T00:00:00Z"}\n  not json\n"text"\n{"timestamp":5}\n{"timestamp":"2024-01-01T00:00:00Z","@scnr.source_type":3}', 'LegacyFlatten');
+    const { events, problems } = readDataset(
+      '{"timestamp":"2024-01-01T00:00:00Z"}\n  not json\n"text"\n{"timestamp":5}\n{"timestamp":"2024-01-01T00:00:00Z","@scnr.source_type":3}',
+      'LegacyFlatten',
+    );
     expect(events).toHaveLength(1);
     expect(problems.map((p) => [p.line, p.column, p.message.split(':')[0]])).toEqual([
       [2, 3, 'invalid JSON'],

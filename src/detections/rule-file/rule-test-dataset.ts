@@ -48,7 +48,10 @@ export function readDataset(text: string, format: DatasetFormat): { events: Data
       value = JSON.parse(raw);
     } catch (error) {
       const position = /position (\d+)/.exec((error as Error).message)?.[1];
-      problem(`invalid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/^./, (c) => c.toLowerCase())}`, position === undefined ? column : Number(position) + 1);
+      problem(
+        `invalid JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '').replace(/^./, (c) => c.toLowerCase())}`,
+        position === undefined ? column : Number(position) + 1,
+      );
       continue;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -59,7 +62,9 @@ export function readDataset(text: string, format: DatasetFormat): { events: Data
     if (format === 'FlatTable') {
       const nested = Object.keys(event).find((key) => event[key] !== null && typeof event[key] === 'object');
       if (nested !== undefined) {
-        problem(`FlatTable events are flat column maps: ${JSON.stringify(nested)} holds ${Array.isArray(event[nested]) ? 'an array' : 'an object'}; write its columns as "${nested}.x" keys or use dataset_format: RawJson`);
+        problem(
+          `FlatTable events are flat column maps: ${JSON.stringify(nested)} holds ${Array.isArray(event[nested]) ? 'an array' : 'an object'}; write its columns as "${nested}.x" keys or use dataset_format: RawJson`,
+        );
         continue;
       }
     }

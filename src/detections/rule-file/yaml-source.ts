@@ -18,7 +18,12 @@ export class YamlSource {
     this.lines = new LineCounter();
     this.document = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true, strict: true });
     this.diagnostics = [
-      ...this.document.errors.map((e) => ({ severity: 'error' as const, code: ErrorCodes.invalidArgument, message: yamlMessage(e.message), span: this.spanOf(e.pos[0], e.pos[1]) })),
+      ...this.document.errors.map((e) => ({
+        severity: 'error' as const,
+        code: ErrorCodes.invalidArgument,
+        message: yamlMessage(e.message),
+        span: this.spanOf(e.pos[0], e.pos[1]),
+      })),
       ...this.document.warnings.map((e) => ({ severity: 'warning' as const, code: 'yaml_warning', message: yamlMessage(e.message), span: this.spanOf(e.pos[0], e.pos[1]) })),
     ];
   }

@@ -32,9 +32,7 @@ export class ChdbEngine extends TableBackedEngine {
     // settles after the part is on disk.
     const values = Buffer.from(encodedRows.join('\n'), 'utf8');
     const settings = { ...eventInsertSettings, log_comment: tag };
-    await this.runner.run('inserting events', tag, 'write', undefined, (session) =>
-      session.insert({ table: 'logs', values, format: 'JSONEachRow', settings }),
-    );
+    await this.runner.run('inserting events', tag, 'write', undefined, (session) => session.insert({ table: 'logs', values, format: 'JSONEachRow', settings }));
   }
 
   protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {
@@ -51,21 +49,12 @@ export class ChdbEngine extends TableBackedEngine {
   async exec(sql: string, options: EngineQueryOptions = {}): Promise<void> {
     const { tag, settings } = buildQuerySettings(options, this.limits);
     const statement = sql + settingsClause(settings);
-    await this.runner.run(
-      'running statement',
-      tag,
-      'read',
-      options.signal,
-      (session) => session.queryAsync(statement, { format: 'TabSeparated' }),
-      options.workload,
-    );
+    await this.runner.run('running statement', tag, 'read', options.signal, (session) => session.queryAsync(statement, { format: 'TabSeparated' }), options.workload);
   }
 
   /** DDL as written: a trailing SETTINGS clause would be read as table settings. */
   protected async execDdl(sql: string): Promise<void> {
-    await this.runner.run('changing schema', newQueryTag(), 'write', undefined, (session) =>
-      session.queryAsync(sql, { format: 'TabSeparated' }),
-    );
+    await this.runner.run('changing schema', newQueryTag(), 'write', undefined, (session) => session.queryAsync(sql, { format: 'TabSeparated' }));
   }
 
   /** On the control session: a pool busy with long queries is not an engine that does not answer (readiness). */

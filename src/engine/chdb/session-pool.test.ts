@@ -67,7 +67,7 @@ describe('SessionPool', () => {
     void b2;
   });
 
-  it('serves the service\'s own statements (no workload) before any ad hoc waiter, in any session', async () => {
+  it("serves the service's own statements (no workload) before any ad hoc waiter, in any session", async () => {
     const pool = new SessionPool(fakeSessions(2));
     const granted: string[] = [];
     const first = ask(pool, 'a1', adhoc('A'), granted);

@@ -46,14 +46,7 @@ export class SessionRunner {
   }
 
   /** Runs one statement on a pooled session, within its workload's share; aborting the signal kills it in the engine. */
-  async run<T>(
-    context: string,
-    tag: string,
-    kind: StatementKind,
-    signal: AbortSignal | undefined,
-    work: (session: Session) => Promise<T>,
-    workload?: Workload,
-  ): Promise<T> {
+  async run<T>(context: string, tag: string, kind: StatementKind, signal: AbortSignal | undefined, work: (session: Session) => Promise<T>, workload?: Workload): Promise<T> {
     const lease = await this.sessions().pool.acquire(context, signal, workload);
     if (signal?.aborted) {
       lease.release();

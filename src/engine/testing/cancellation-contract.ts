@@ -91,9 +91,7 @@ export function describeCancellationContract(engine: () => Engine): void {
     });
 
     it('max memory usage gives engine_memory_limit', async () => {
-      const error = await errorOf(
-        engine().query('SELECT groupArray(number) AS a FROM numbers(100000000)', { maxMemoryUsageBytes: 10_000_000 }),
-      );
+      const error = await errorOf(engine().query('SELECT groupArray(number) AS a FROM numbers(100000000)', { maxMemoryUsageBytes: 10_000_000 }));
       expect(error.code).toBe(ErrorCodes.engineMemoryLimit);
     });
 

@@ -46,8 +46,7 @@ export function describeCatalogContract(engine: () => Engine): void {
         anEvent({ tenant, tsNs: ns('2024-03-03T12:00:00Z'), attrs: { third_day: 1 } }),
       ]);
       const second = Date.parse('2024-03-02T00:00:00Z');
-      const paths = async (from?: number, to?: number) =>
-        (await engine().fieldCatalog(tenant, ['main'], from, to)).map((field) => field.path);
+      const paths = async (from?: number, to?: number) => (await engine().fieldCatalog(tenant, ['main'], from, to)).map((field) => field.path);
       expect(await paths(second, second + day)).toEqual(['second_day']);
       expect(await paths(second)).toEqual(['second_day', 'third_day']);
       expect(await paths(undefined, second)).toEqual(['first_day']);
@@ -61,8 +60,7 @@ export function describeCatalogContract(engine: () => Engine): void {
         anEvent({ tenant, tsNs: ns('2024-03-01T12:00:00Z'), attrs: { in_2024: 1 } }),
         anEvent({ tenant, tsNs: ns('2200-06-01T00:00:00Z'), attrs: { in_2200: 1 } }),
       ]);
-      const paths = async (from: string, to: string) =>
-        (await engine().fieldCatalog(tenant, ['main'], Date.parse(from), Date.parse(to))).map((field) => field.path);
+      const paths = async (from: string, to: string) => (await engine().fieldCatalog(tenant, ['main'], Date.parse(from), Date.parse(to))).map((field) => field.path);
       expect(await paths('1900-01-01T00:00:00Z', '2025-01-01T00:00:00Z')).toEqual(['in_1950', 'in_2024', 'in_2200']);
       expect(await paths('2024-01-01T00:00:00Z', '2262-01-01T00:00:00Z')).toEqual(['in_1950', 'in_2024', 'in_2200']);
       expect(await paths('2024-01-01T00:00:00Z', '2025-01-01T00:00:00Z')).toEqual(['in_2024']);

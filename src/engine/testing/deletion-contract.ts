@@ -137,10 +137,7 @@ export function describeDeletionContract(engine: () => Engine): void {
   describe('retention beyond the days a Date holds', () => {
     it('deleteEventsBefore a cutoff before 1970 keeps the catalog rows of the events it keeps', async () => {
       const tenant = uniqueTenant();
-      await insert(engine(), [
-        anEvent({ tenant, tsNs: ns('1925-01-01T00:00:00Z'), attrs: { old: 1 } }),
-        anEvent({ tenant, tsNs: ns('2024-05-08T12:00:00Z'), attrs: { kept: 1 } }),
-      ]);
+      await insert(engine(), [anEvent({ tenant, tsNs: ns('1925-01-01T00:00:00Z'), attrs: { old: 1 } }), anEvent({ tenant, tsNs: ns('2024-05-08T12:00:00Z'), attrs: { kept: 1 } })]);
       await engine().deleteEventsBefore(tenant, 'main', ns('1926-01-01T00:00:00Z'));
       expect(await countEvents(engine(), tenant, 'main')).toBe(1);
       expect((await engine().fieldCatalog(tenant, ['main'])).map((field) => field.path)).toContain('kept');

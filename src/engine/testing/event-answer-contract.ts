@@ -4,8 +4,7 @@ import type { Engine, EventAnswer } from '../engine.js';
 import { anEvent, insert, uniqueTenant } from './engine-fixtures.js';
 
 const columns = ['row_seq', 'row_raw'] as const;
-const selectOf = (tenant: string): string =>
-  `SELECT toString(seq) AS row_seq, raw AS row_raw FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`;
+const selectOf = (tenant: string): string => `SELECT toString(seq) AS row_seq, raw AS row_raw FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`;
 
 /** Event answers (`queryEvents`): stored raw JSON comes back parsed, verbatim, with statistics. */
 export function describeEventAnswerContract(engine: () => Engine): void {
@@ -13,10 +12,17 @@ export function describeEventAnswerContract(engine: () => Engine): void {
     it('hands the parser each stored raw text verbatim, unescaped, and maps the rows by column', async () => {
       const tenant = uniqueTenant();
       const raws = ['{ "msg" :\t"héllo \\"wörld\\"",\n "n": -9223372036854775808 }', '{"emoji":"\\ud83d\\ude00 😀","nested":{"a":[1,2.5,null,true]}}'];
-      await insert(engine(), raws.map((rawJson, i) => anEvent({ tenant, seq: BigInt(i + 1), rawJson })));
+      await insert(
+        engine(),
+        raws.map((rawJson, i) => anEvent({ tenant, seq: BigInt(i + 1), rawJson })),
+      );
       const seen: string[] = [];
       // A parser of the caller's: here one that keeps the long integer's digits, as ingest's does.
-      const answer: EventAnswer = { columns, rawColumn: 'row_raw', parseJson: (text) => (seen.push(text), JSON.parse(text.replace('-9223372036854775808', '"-9223372036854775808"'))) };
+      const answer: EventAnswer = {
+        columns,
+        rawColumn: 'row_raw',
+        parseJson: (text) => (seen.push(text), JSON.parse(text.replace('-9223372036854775808', '"-9223372036854775808"'))),
+      };
       const result = await engine().queryEvents<Record<string, unknown>>(selectOf(tenant), answer);
       expect(seen).toHaveLength(1);
       for (const raw of raws) expect(seen[0]).toContain(raw);

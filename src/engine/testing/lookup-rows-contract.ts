@@ -16,7 +16,7 @@ export function describeLookupRowsContract(engine: () => Engine): void {
     it('keeps every cell as written, in row order, quotes, commas and newlines included', async () => {
       const tenant = uniqueTenant();
       const cells = [
-        ['1.2.3.4', "o'brien \"otx\""],
+        ['1.2.3.4', 'o\'brien "otx"'],
         ['', 'a,b\nc'],
         ['\\x', 'ünïcode ☃'],
       ];

@@ -58,9 +58,7 @@ FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`,
       const attrs = { 'a b': 'space', '@timestamp': 'at', 'list[0]': 'index', 'k:v': 'colon', "it's": 'quote', 'back`tick': 'bt' };
       await insert(engine(), [anEvent({ tenant, attrs })]);
       const columns = Object.keys(attrs).map((path, i) => `attrs.${sqlIdentifier(path)}.:String AS c${i}`);
-      const result = await engine().query<Record<string, string>>(
-        `SELECT ${columns.join(', ')} FROM logs WHERE tenant = ${sqlString(tenant)}`,
-      );
+      const result = await engine().query<Record<string, string>>(`SELECT ${columns.join(', ')} FROM logs WHERE tenant = ${sqlString(tenant)}`);
       expect(Object.values(result.rows[0] ?? {})).toEqual(Object.values(attrs));
     });
 

@@ -39,7 +39,10 @@ export function describeWordIndexContract(current: () => Engine): void {
     }
 
     async function insertTexts(tenant: string): Promise<void> {
-      await insert(current(), texts.map((text) => anEvent({ tenant, attrs: { message: text } })));
+      await insert(
+        current(),
+        texts.map((text) => anEvent({ tenant, attrs: { message: text } })),
+      );
     }
 
     it('looks up the language’s words, case folded, and answers from the index alone', async () => {
@@ -71,9 +74,7 @@ export function describeWordIndexContract(current: () => Engine): void {
         const pending = await engine.query<{ n: string }>("SELECT count() AS n FROM system.mutations WHERE table = 'logs' AND NOT is_done");
         expect(Number(pending.rows[0]?.n)).toBe(0);
       }, 60_000);
-      const built = await engine.query<{ bytes: string }>(
-        "SELECT data_compressed_bytes AS bytes FROM system.data_skipping_indices WHERE table = 'logs' AND name = 'search_words'",
-      );
+      const built = await engine.query<{ bytes: string }>("SELECT data_compressed_bytes AS bytes FROM system.data_skipping_indices WHERE table = 'logs' AND name = 'search_words'");
       expect(Number(built.rows[0]?.bytes)).toBeGreaterThan(0);
       expect(await countsOf(tenant)).toEqual(expected);
     });

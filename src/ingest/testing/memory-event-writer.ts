@@ -33,9 +33,7 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
       if (this.failOnInsert.has(insert)) throw new Error(`insert ${insert} failed`);
       const rows = batch.rows.map((text) => JSON.parse(text) as StoredRow);
       for (const row of rows) {
-        const held = batch.extents.some(
-          (e) => e.tenant === row.tenant && e.indexId === row.indexId && e.minTsNs <= BigInt(row.tsNs) && BigInt(row.tsNs) <= e.maxTsNs,
-        );
+        const held = batch.extents.some((e) => e.tenant === row.tenant && e.indexId === row.indexId && e.minTsNs <= BigInt(row.tsNs) && BigInt(row.tsNs) <= e.maxTsNs);
         if (!held) throw new Error(`insert ${insert}: no time extent holds the row at ${row.tsNs} of index ${row.indexId}`);
       }
       this.batches.push(rows);

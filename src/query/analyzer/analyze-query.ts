@@ -85,9 +85,7 @@ export function analyzeQuery(query: Query, context: AnalysisContext): AnalysisRe
     const widensScope = mainFilters.includes(filter);
     const ids: string[] = [];
     for (const target of filter.targets) {
-      const found = context.indexes.find((index) =>
-        target.id !== null ? index.id === target.id : index.name === target.name,
-      );
+      const found = context.indexes.find((index) => (target.id !== null ? index.id === target.id : index.name === target.name));
       if (found === undefined) {
         const what = target.id !== null ? `index id '${target.id}'` : `index '${target.name ?? ''}'`;
         diagnostics.push(errorDiagnostic(ErrorCodes.queryAnalysis, `unknown ${what}`, { span: target.span }));

@@ -29,8 +29,15 @@ export function checkLookups(query: Query, tables: readonly LookupTableInfo[] | 
     }
     const table = tables.find((t) => t.name === name);
     if (table === undefined) {
-      const near = closestName(name, tables.map((t) => t.name));
-      report(`unknown lookup table '${name}'`, command.table.span, near ? `did you mean ${near}?` : tables.length === 0 ? 'the tenant has no lookup tables: upload one first' : undefined);
+      const near = closestName(
+        name,
+        tables.map((t) => t.name),
+      );
+      report(
+        `unknown lookup table '${name}'`,
+        command.table.span,
+        near ? `did you mean ${near}?` : tables.length === 0 ? 'the tenant has no lookup tables: upload one first' : undefined,
+      );
       continue;
     }
     lookups.set(command, table);

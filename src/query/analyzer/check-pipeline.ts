@@ -134,12 +134,7 @@ export function checkPipeline(query: Query, expandRaw: (column: ColumnName) => v
   return diagnostics;
 }
 
-function checkCall(
-  call: AggregationCall,
-  need: (column: ColumnName) => void,
-  report: (message: string, node: AggregationCall) => void,
-  insideStats: boolean,
-): void {
+function checkCall(call: AggregationCall, need: (column: ColumnName) => void, report: (message: string, node: AggregationCall) => void, insideStats: boolean): void {
   call.args.forEach(need);
   if (insideStats && (call.fn === 'max' || call.fn === 'min') && call.args.length > 1) {
     report(`${call.fn} inside stats takes one column; for a tuple use the ${call.fn} command`, call);

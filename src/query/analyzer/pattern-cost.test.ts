@@ -52,7 +52,9 @@ describe('the cost of a pattern', () => {
         const expected: string[] = [];
         if (wildcards > maxPatternWildcards) expected.push(`the term holds ${wildcards} wildcards, more than the ${maxPatternWildcards} one term may; use fewer ${span}`);
         if (bytes > maxPatternBytes) {
-          expected.push(`the term is ${bytes} bytes long as a pattern (each wildcard counts 1, each character its UTF-8 bytes), more than the ${maxPatternBytes} one term may; shorten it ${span}`);
+          expected.push(
+            `the term is ${bytes} bytes long as a pattern (each wildcard counts 1, each character its UTF-8 bytes), more than the ${maxPatternBytes} one term may; shorten it ${span}`,
+          );
         }
         expect(found).toEqual(expected);
       }),

@@ -121,7 +121,11 @@ function oneRow(items: readonly string[], from: StageInput, env: SqlEnv, prefix:
 /** A standalone aggregation command: one row. */
 export function compileAggregate(call: AggregationCall, from: StageInput, env: SqlEnv, indexNames: ReadonlyMap<string, string>, aliases: AliasMaker): StageSql {
   const prefix = aliases.stage();
-  const { items, outputs } = callItems(call, call.args.map((c) => pairOf(c, env, indexNames)), prefix);
+  const { items, outputs } = callItems(
+    call,
+    call.args.map((c) => pairOf(c, env, indexNames)),
+    prefix,
+  );
   const columns = aggregateColumns(call).map((name, i) => ({ name, ...(outputs[i] as Pair) }));
   return oneRow(items, from, env, prefix, columns);
 }
@@ -139,10 +143,7 @@ export function compileGroupByCount(command: GroupByCountCommand, from: StageInp
   const groupBy = [...groupPairs.flatMap((p) => [p.s, p.n]), ...part.groupBy].join(', ');
   const inner = `SELECT ${groupItems.join(', ')}${part.select}, toFloat64(count()) AS ${count} FROM ${fromClause(from)} GROUP BY ${groupBy}`;
   const sql = `SELECT *, CAST(NULL, 'Nullable(String)') AS ${prefix}_count_s, row_number() OVER (${part.over}ORDER BY ${order}) AS ${prefix}_ord FROM (${inner})`;
-  const columns: TableColumn[] = [
-    ...names.map((name, i) => ({ name, ...(groupPairs[i] as Pair) })),
-    { name: '@q.count', s: `${prefix}_count_s`, n: count },
-  ];
+  const columns: TableColumn[] = [...names.map((name, i) => ({ name, ...(groupPairs[i] as Pair) })), { name: '@q.count', s: `${prefix}_count_s`, n: count }];
   return { sql, env: { mode: 'table', columns, ...part.env, order: [...part.env.order, `${prefix}_ord`] } };
 }
 
@@ -155,15 +156,16 @@ export function compileStats(command: StatsCommand, from: StageInput, env: SqlEn
   const groupPairs = groups.map((_, i) => ({ s: `${prefix}_g${i}_s`, n: `${prefix}_g${i}_n` }));
   const items = groups.flatMap((g, i) => [`${g.s} AS ${prefix}_g${i}_s`, `${g.n} AS ${prefix}_g${i}_n`]);
   items.push(`CAST(NULL, 'Nullable(String)') AS ${prefix}_count_s`, `toFloat64(count()) AS ${prefix}_count_n`);
-  const columns: TableColumn[] = [
-    ...byNames.map((name, i) => ({ name, ...(groupPairs[i] as Pair) })),
-    { name: '@q.count', s: `${prefix}_count_s`, n: `${prefix}_count_n` },
-  ];
+  const columns: TableColumn[] = [...byNames.map((name, i) => ({ name, ...(groupPairs[i] as Pair) })), { name: '@q.count', s: `${prefix}_count_s`, n: `${prefix}_count_n` }];
   command.items.forEach((item, k) => {
     if (item.kind !== 'statsAggregation') return;
     const name = statsColumnName(item);
     if (columns.some((c) => c.name === name)) return;
-    const call = callItems(item.call, item.call.args.map((c) => pairOf(c, env, indexNames)), `${prefix}_a${k}`);
+    const call = callItems(
+      item.call,
+      item.call.args.map((c) => pairOf(c, env, indexNames)),
+      `${prefix}_a${k}`,
+    );
     items.push(...call.items);
     columns.push({ name, ...(call.outputs[0] as Pair) });
   });

@@ -67,9 +67,7 @@ function adjustedOperator(op: BoundOperator, order: -1 | 0 | 1): BoundOperator {
 }
 
 // The SQL twin of decimalTextPattern: [sign, integer, fraction, exponent sign, exponent digits].
-const decimalGroups = sqlString(
-  '^(-?)([0-9]+)(?:\\.([0-9]+))?(?:[eE]([+-]?)([0-9]+))?$',
-);
+const decimalGroups = sqlString('^(-?)([0-9]+)(?:\\.([0-9]+))?(?:[eE]([+-]?)([0-9]+))?$');
 
 // D17's "entirely a decimal number", as the evaluator's decimalTextPattern.
 const decimalPattern = sqlString('^-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?$');
@@ -80,7 +78,7 @@ function nextDouble(x: number, dir: 1 | -1): number {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, x);
   const bits = view.getBigUint64(0);
-  view.setBigUint64(0, (x > 0) === (dir > 0) ? bits + 1n : bits - 1n);
+  view.setBigUint64(0, x > 0 === dir > 0 ? bits + 1n : bits - 1n);
   const next = view.getFloat64(0);
   return Number.isFinite(next) ? next : x;
 }

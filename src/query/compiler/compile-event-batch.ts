@@ -63,9 +63,7 @@ export function compileEventBatch(filters: readonly EventFilter[], options: Even
   const hits = `[${filters.map((f) => f.condition).join(', ')}]`;
   const inner = `SELECT ${eventRowColumns.join(', ')}, ts, seq, ${hits} AS batch_hits FROM logs WHERE ${scan.join(' AND ')}`;
   const member = `arrayJoin(arrayFilter(i -> batch_hits[i + 1] != 0, range(${sqlInteger(filters.length)}))) AS batch_member`;
-  const sql =
-    `SELECT ${eventRowAliases.join(', ')}, ${member} ` +
-    `FROM (${inner}) ORDER BY ts ASC, seq ASC LIMIT ${sqlInteger(options.limit)} BY batch_member`;
+  const sql = `SELECT ${eventRowAliases.join(', ')}, ${member} ` + `FROM (${inner}) ORDER BY ts ASC, seq ASC LIMIT ${sqlInteger(options.limit)} BY batch_member`;
   // Many filters make a long statement with a large syntax tree: allow what this one needs
   // (max_query_size counts UTF-8 bytes, and a character beyond ASCII takes several).
   return {

@@ -48,9 +48,15 @@ export interface FilterContext {
 export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): string {
   switch (filter.kind) {
     case 'and':
-      return allOf(filter.operands.map((f) => compileFilter(f, env, ctx)), ctx);
+      return allOf(
+        filter.operands.map((f) => compileFilter(f, env, ctx)),
+        ctx,
+      );
     case 'or':
-      return anyOf(filter.operands.map((f) => compileFilter(f, env, ctx)), ctx);
+      return anyOf(
+        filter.operands.map((f) => compileFilter(f, env, ctx)),
+        ctx,
+      );
     case 'not':
       return ctx.prefilterOnly ? '1' : `(NOT ${compileFilter(filter.operand, env, ctx)})`;
     case 'text':
@@ -136,9 +142,15 @@ type Mode = 'contains' | 'whole';
 function compileValueExpr(value: ValueExpr, ctx: FilterContext, atom: (term: Value) => string): string {
   switch (value.kind) {
     case 'valueAnd':
-      return allOf(value.operands.map((v) => compileValueExpr(v, ctx, atom)), ctx);
+      return allOf(
+        value.operands.map((v) => compileValueExpr(v, ctx, atom)),
+        ctx,
+      );
     case 'valueOr':
-      return anyOf(value.operands.map((v) => compileValueExpr(v, ctx, atom)), ctx);
+      return anyOf(
+        value.operands.map((v) => compileValueExpr(v, ctx, atom)),
+        ctx,
+      );
     case 'valueNot':
       return ctx.prefilterOnly ? '1' : `(NOT ${compileValueExpr(value.operand, ctx, atom)})`;
     case 'string':
@@ -176,10 +188,7 @@ function compileFreeText(term: Value, env: SqlEnv, ctx: FilterContext): string {
     return overSearchText(pieces, 'contains', ctx);
   }
   // Otherwise search the stage's user columns one by one.
-  const names =
-    env.mode === 'table'
-      ? env.columns.map((c) => c.name)
-      : columnNames(everyColumn(term), env, ctx).filter((name) => !isSystemColumn(name));
+  const names = env.mode === 'table' ? env.columns.map((c) => c.name) : columnNames(everyColumn(term), env, ctx).filter((name) => !isSystemColumn(name));
   const atoms = names.map((name) => compileTerm(term, resolveColumn(env, name, ctx.indexNames), 'contains', ctx));
   return atoms.length === 0 ? '0' : anyOf(atoms, ctx);
 }
@@ -259,7 +268,5 @@ function partialWordPrefilter(part: string): string {
 /** True when the values text holds every word (D9), letter case folded: answered by the word index. */
 function wordsPrefilter(words: readonly string[]): string {
   const needles = [...new Set(words.map(searchWordsToken))].map(sqlString);
-  return needles.length === 1
-    ? `hasToken(${searchWordsExpression}, ${needles[0]})`
-    : `hasAllTokens(${searchWordsExpression}, [${needles.join(', ')}])`;
+  return needles.length === 1 ? `hasToken(${searchWordsExpression}, ${needles[0]})` : `hasAllTokens(${searchWordsExpression}, [${needles.join(', ')}])`;
 }

@@ -115,7 +115,13 @@ export function beginStages(analyzed: AnalyzedQuery, options: CompileOptions): S
   const bounds = scanBounds(analyzed, options);
   const stored = storedEventsEnv(analyzed);
   const filter = compileFilter(analyzed.query.filter, stored, ctx);
-  return { input: { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` }, env: stored, ctx, aliases: new AliasMaker(), tenant: options.tenant };
+  return {
+    input: { kind: 'logs', where: `${bounds.join(' AND ')}${filter === '1' ? '' : ` AND ${filter}`}` },
+    env: stored,
+    ctx,
+    aliases: new AliasMaker(),
+    tenant: options.tenant,
+  };
 }
 
 /** The stages after these commands, one per command. */
@@ -278,13 +284,7 @@ function withColumns(from: StageInput, items: readonly string[]): StageInput {
  * for the stage's SELECT list); with `removed`, that column goes away (rename). Table order and
  * earlier columns are kept.
  */
-function setColumn(
-  env: SqlEnv,
-  name: string,
-  value: { s: string; n: string },
-  aliases: AliasMaker,
-  removed?: string,
-): { items: string[]; env: SqlEnv } {
+function setColumn(env: SqlEnv, name: string, value: { s: string; n: string }, aliases: AliasMaker, removed?: string): { items: string[]; env: SqlEnv } {
   const prefix = aliases.stage();
   const s = `${prefix}_s`;
   const n = `${prefix}_n`;
@@ -312,7 +312,10 @@ function setColumn(
   } else {
     columns.push(replacement);
   }
-  return { items, env: { mode: 'table', columns, order: env.order, ...(env.fromEvents ? { fromEvents: true } : {}), ...(env.partition === undefined ? {} : { partition: env.partition }) } };
+  return {
+    items,
+    env: { mode: 'table', columns, order: env.order, ...(env.fromEvents ? { fromEvents: true } : {}), ...(env.partition === undefined ? {} : { partition: env.partition }) },
+  };
 }
 
 // A wildcard name expands to one predicate per column; the plan lists each filter once.

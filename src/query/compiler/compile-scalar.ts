@@ -63,10 +63,7 @@ function compileBinary(expr: ScalarBinary, a: SqlScalar, b: SqlScalar): SqlScala
     case '<=':
     case '>':
     case '>=':
-      return bool(
-        `multiIf(${a.n} IS NOT NULL AND ${b.n} IS NOT NULL, ${a.n} ${expr.op} ${b.n}, ` +
-          `${a.s} IS NOT NULL AND ${b.s} IS NOT NULL, ${a.s} ${expr.op} ${b.s}, NULL)`,
-      );
+      return bool(`multiIf(${a.n} IS NOT NULL AND ${b.n} IS NOT NULL, ${a.n} ${expr.op} ${b.n}, ` + `${a.s} IS NOT NULL AND ${b.s} IS NOT NULL, ${a.s} ${expr.op} ${b.s}, NULL)`);
     case 'and':
     case 'or':
       return bool(`if(${a.b} IS NULL OR ${b.b} IS NULL, NULL, ${a.b} ${expr.op.toUpperCase()} ${b.b})`);
@@ -105,8 +102,7 @@ function compileCall(call: ScalarCall, args: SqlScalar[]): SqlScalar {
         b: `multiIf(${x.b} = 1, ${y.b}, ${x.b} = 0, ${z.b}, NULL)`,
       };
     case 'coalesce': {
-      const pick = (part: keyof SqlScalar): string =>
-        `multiIf(${args.map((a) => `NOT ${isNullScalar(a)}, ${a[part]}`).join(', ')}, NULL)`;
+      const pick = (part: keyof SqlScalar): string => `multiIf(${args.map((a) => `NOT ${isNullScalar(a)}, ${a[part]}`).join(', ')}, NULL)`;
       return { s: pick('s'), n: pick('n'), b: pick('b') };
     }
     case 'math.abs':

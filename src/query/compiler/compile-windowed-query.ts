@@ -32,7 +32,8 @@ export interface WindowedOptions {
   readonly partialWords?: boolean;
 }
 
-const rowWise = (command: Command): boolean => command.kind === 'eval' || command.kind === 'where' || command.kind === 'rename' || command.kind === 'table' || command.kind === 'lookup';
+const rowWise = (command: Command): boolean =>
+  command.kind === 'eval' || command.kind === 'where' || command.kind === 'rename' || command.kind === 'table' || command.kind === 'lookup';
 
 /** The commands before the first one that is not row-wise: what a window's events go through before it. */
 export function rowWisePrefix(pipeline: readonly Command[]): readonly Command[] {
@@ -61,7 +62,8 @@ export function compileWindowedQuery(analyzed: AnalyzedQuery, options: WindowedO
   const hi = `least(intDiv(${d}, ${f}), ${sqlInteger(w.count - 1)})`;
   const windowsOf = `range(toUInt64(${lo}), toUInt64(greatest(${hi} + 1, ${lo})))`;
   // A table's order leads with the window, as the commands after expect.
-  const env = state.env.mode === 'table' ? { ...state.env, partition: windowIndexColumn, order: [windowIndexColumn, ...state.env.order] } : { ...state.env, partition: windowIndexColumn };
+  const env =
+    state.env.mode === 'table' ? { ...state.env, partition: windowIndexColumn, order: [windowIndexColumn, ...state.env.order] } : { ...state.env, partition: windowIndexColumn };
   const fanned = { ...state, input: fannedOut(state.input, windowsOf, windowIndexColumn), env };
   const done = continueStages(fanned, pipeline.slice(prefix.length));
   return finalStatement(done.input, done.env, { order: 'asc', ...(options.limit === undefined ? {} : { limit: options.limit }) }, done.ctx.plans);

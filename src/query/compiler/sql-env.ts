@@ -8,9 +8,7 @@ import { isSystemColumn } from '../column-names.js';
 import { attrsValue, missingValue, pairValue, stringValue, type SqlValue } from './sql-value.js';
 
 /** A column change on raw events, replayed by the row decoder in this order. */
-export type RawColumnOp =
-  | { readonly kind: 'set'; readonly name: string; readonly s: string; readonly n: string }
-  | { readonly kind: 'delete'; readonly name: string };
+export type RawColumnOp = { readonly kind: 'set'; readonly name: string; readonly s: string; readonly n: string } | { readonly kind: 'delete'; readonly name: string };
 
 export interface RawEnv {
   readonly mode: 'events';

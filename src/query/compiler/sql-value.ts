@@ -22,9 +22,9 @@ export interface SqlScalar {
   readonly b: string;
 }
 
-export const nullString = 'CAST(NULL, \'Nullable(String)\')';
-export const nullNumber = 'CAST(NULL, \'Nullable(Float64)\')';
-export const nullBoolean = 'CAST(NULL, \'Nullable(UInt8)\')';
+export const nullString = "CAST(NULL, 'Nullable(String)')";
+export const nullNumber = "CAST(NULL, 'Nullable(Float64)')";
+export const nullBoolean = "CAST(NULL, 'Nullable(UInt8)')";
 
 /**
  * A user column of the raw event table, read from the JSON column's typed sub-columns. Ingest

@@ -6,8 +6,7 @@
  * docs/benchmarks-journal.md).
  */
 export type StageInput =
-  | { readonly kind: 'logs'; readonly where: string; readonly arrayJoin?: string }
-  | { readonly kind: 'stage'; readonly sql: string; readonly arrayJoin?: string };
+  { readonly kind: 'logs'; readonly where: string; readonly arrayJoin?: string } | { readonly kind: 'stage'; readonly sql: string; readonly arrayJoin?: string };
 
 /**
  * The text after `FROM`: `logs WHERE …` or `(subquery)`, with its `ARRAY JOIN` when the input is

@@ -23,11 +23,7 @@ const separatorClass = '[\\x00-\\x2f\\x3a-\\x40\\x5b-\\x5e\\x60\\x7b-\\x7f]';
 /** True for token characters: ASCII letters, digits, `_`, and anything beyond ASCII (D9). */
 export function isTokenChar(codePoint: number): boolean {
   return (
-    codePoint >= 0x80 ||
-    (codePoint >= 0x30 && codePoint <= 0x39) ||
-    (codePoint >= 0x41 && codePoint <= 0x5a) ||
-    (codePoint >= 0x61 && codePoint <= 0x7a) ||
-    codePoint === 0x5f
+    codePoint >= 0x80 || (codePoint >= 0x30 && codePoint <= 0x39) || (codePoint >= 0x41 && codePoint <= 0x5a) || (codePoint >= 0x61 && codePoint <= 0x7a) || codePoint === 0x5f
   );
 }
 
@@ -114,7 +110,13 @@ function literalPattern(text: string, foldCase: boolean): string {
  * left out.
  */
 export function prefilterTokens(term: TermPieces): string[] {
-  return [...new Set(wordRuns(term).filter((run) => run.whole).map((run) => asciiLower(run.text)))];
+  return [
+    ...new Set(
+      wordRuns(term)
+        .filter((run) => run.whole)
+        .map((run) => asciiLower(run.text)),
+    ),
+  ];
 }
 
 /**

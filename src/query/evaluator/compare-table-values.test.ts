@@ -33,11 +33,26 @@ describe('compareTuples: the examples of the max page', () => {
   it.each([
     [[1], [2]],
     [['a'], ['aa']],
-    [[1, 2], [2, 1]],
-    [[1, 1], [1, 2]],
-    [['a', 'ca'], ['ab', 'a']],
-    [['a', 2], ['ab', 1]],
-    [[1, null], [1, 2]],
+    [
+      [1, 2],
+      [2, 1],
+    ],
+    [
+      [1, 1],
+      [1, 2],
+    ],
+    [
+      ['a', 'ca'],
+      ['ab', 'a'],
+    ],
+    [
+      ['a', 2],
+      ['ab', 1],
+    ],
+    [
+      [1, null],
+      [1, 2],
+    ],
   ])('%j < %j', (a, b) => {
     expect(compareTuples(a, b)).toBeLessThan(0);
     expect(compareTuples(b, a)).toBeGreaterThan(0);

@@ -38,11 +38,7 @@ export function compareForMin(a: TableValue, b: TableValue): number {
 }
 
 /** Element-by-element comparison of equal-length tuples with the given value order. */
-export function compareTuples(
-  a: readonly TableValue[],
-  b: readonly TableValue[],
-  compare: (x: TableValue, y: TableValue) => number = compareTableValues,
-): number {
+export function compareTuples(a: readonly TableValue[], b: readonly TableValue[], compare: (x: TableValue, y: TableValue) => number = compareTableValues): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const d = compare(a[i] ?? null, b[i] ?? null);
     if (d !== 0) return d;

@@ -32,7 +32,12 @@ describe('groupbycount', () => {
   });
 
   it('groups tuples by type and value', () => {
-    const rows: Columns[] = [{ a: 1, b: 'x' }, { a: '1', b: 'x' }, { a: 1, b: 'x' }, { a: 1, b: 'y' }];
+    const rows: Columns[] = [
+      { a: 1, b: 'x' },
+      { a: '1', b: 'x' },
+      { a: 1, b: 'x' },
+      { a: 1, b: 'y' },
+    ];
     expect(run(rows, groupbycount('a', 'b')).rows).toEqual([
       { a: 1, b: 'x', '@q.count': 2 },
       { a: 1, b: 'y', '@q.count': 1 },
@@ -67,7 +72,11 @@ describe('max and min', () => {
   });
 
   it('compares tuples element by element and names the columns by position', () => {
-    const rows: Columns[] = [{ a: 1, b: 2 }, { a: 2, b: 1 }, { a: 2, b: null }];
+    const rows: Columns[] = [
+      { a: 1, b: 2 },
+      { a: 2, b: 1 },
+      { a: 2, b: null },
+    ];
     expect(run(rows, aggregate('max', 'a', 'b'))).toEqual({ columns: ['@q.max[0]', '@q.max[1]'], rows: [{ '@q.max[0]': 2, '@q.max[1]': 1 }] });
     expect(run(rows, aggregate('min', 'b', 'a')).rows).toEqual([{ '@q.min[0]': 1, '@q.min[1]': 2 }]);
   });
@@ -127,13 +136,7 @@ describe('percentile (nearest rank)', () => {
 });
 
 describe('stats', () => {
-  const rows: Columns[] = [
-    { host: 'b', ms: 10 },
-    { host: 'a', ms: 4 },
-    { host: 'b', ms: 30 },
-    { ms: 7 },
-    { host: 'a', ms: 8 },
-  ];
+  const rows: Columns[] = [{ host: 'b', ms: 10 }, { host: 'a', ms: 4 }, { host: 'b', ms: 30 }, { ms: 7 }, { host: 'a', ms: 8 }];
 
   it('gives group columns, @q.count, then one column per call, groups ascending', () => {
     const result = run(rows, stats([item(call('max', 'ms'), 'slowest'), item(call('var', 'ms')), item(call('percentile', '90', 'ms'))], ['host']));
@@ -172,9 +175,7 @@ describe('stats', () => {
     const users = [{ arn: 'u1' }, { arn: 'u2' }, { arn: 'u1' }, { arn: 'u3' }, { arn: 'u1' }, { arn: 'u2' }];
     expect(run(users, perUser).columns).toEqual(['arn', '@q.count', 'numReqs']);
     const summary = stats([item(call('avg', 'numReqs')), item(call('percentile', '50', 'numReqs')), item(call('percentile', '90', 'numReqs'))]);
-    expect(run(users, perUser, summary).rows).toEqual([
-      { '@q.count': 3, 'avg(numReqs)': 2, 'percentile(50, numReqs)': 2, 'percentile(90, numReqs)': 3 },
-    ]);
+    expect(run(users, perUser, summary).rows).toEqual([{ '@q.count': 3, 'avg(numReqs)': 2, 'percentile(50, numReqs)': 2, 'percentile(90, numReqs)': 3 }]);
     expect(run(users, perUser, where(compare('numReqs', '>=', 2))).rows.map((r) => r['arn'])).toEqual(['u1', 'u2']);
   });
 
@@ -183,7 +184,10 @@ describe('stats', () => {
   });
 
   it('keeps the first of two columns of one name', () => {
-    const rows: Columns[] = [{ h: 'x', a: 1 }, { h: 'x', a: 5 }];
+    const rows: Columns[] = [
+      { h: 'x', a: 1 },
+      { h: 'x', a: 5 },
+    ];
     expect(run(rows, stats([item(call('max', 'a'), 'h'), item(call('max', 'a')), item(call('max', 'a'))], ['h']))).toEqual({
       columns: ['h', '@q.count', 'max(a)'],
       rows: [{ h: 'x', '@q.count': 2, 'max(a)': 5 }],

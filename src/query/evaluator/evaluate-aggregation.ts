@@ -37,9 +37,7 @@ function standalone(command: AggregateCommand, rows: readonly Row[]): PipelineTa
 function groupByCount(command: GroupByCountCommand, rows: readonly Row[]): PipelineTable {
   const names = command.columns.map((c) => plainColumnName(c, 'groupbycount'));
   const output = [...names, '@q.count'];
-  const groups = groupRows(rows, names).sort(
-    (a, b) => b.rows.length - a.rows.length || compareTuples(a.values, b.values),
-  );
+  const groups = groupRows(rows, names).sort((a, b) => b.rows.length - a.rows.length || compareTuples(a.values, b.values));
   const counted = groups.map((g) => rowOf(output, [...g.values, g.rows.length]));
   return { columns: distinctColumns(output), rows: counted, aggregated: true };
 }

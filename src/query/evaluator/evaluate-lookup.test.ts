@@ -30,7 +30,7 @@ const run = (text: string): EvalTable => evaluateQuery(parseQueryOrThrow(text), 
 const cells = (t: EvalTable, ...names: string[]) => t.rows.map((row) => names.map((n) => row[n] ?? null));
 
 describe('lookup', () => {
-  it("writes every non-key column of the first row whose key is the text of the field; null when none is (rows oldest first)", () => {
+  it('writes every non-key column of the first row whose key is the text of the field; null when none is (rows oldest first)', () => {
     expect(cells(run('* | lookup bad_ips indicator as src'), 'user', 'provider', 'note')).toEqual([
       ['alice', 'otx', 'scanner'], // the first row of a key wins
       ['bob', 'codes', ''], // the number 404 reads as '404'; an empty cell is an empty string

@@ -7,8 +7,7 @@ import { evaluateQuery } from './evaluate-query.js';
 import { event, events } from './testing/event-builder.js';
 
 const run = (text: string, list: EvalEvent[]): EvalTable => evaluateQuery(parseQueryOrThrow(text), list);
-const hits = (text: string, values: Array<string | number | null>, column = 'message'): boolean[] =>
-  values.map((v) => run(text, [event({ [column]: v })]).rows.length === 1);
+const hits = (text: string, values: Array<string | number | null>, column = 'message'): boolean[] => values.map((v) => run(text, [event({ [column]: v })]).rows.length === 1);
 
 describe('the docs examples of term matching', () => {
   it.each<[string, Array<string | number | null>, boolean[]]>([

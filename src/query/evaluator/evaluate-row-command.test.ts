@@ -4,24 +4,7 @@ import type { Command } from '../ast.js';
 import type { EvalTable } from './eval-table.js';
 import { evaluateQuery } from './evaluate-query.js';
 import { events } from './testing/event-builder.js';
-import {
-  aggregate,
-  bin,
-  compare,
-  evalCommand,
-  groupbycount,
-  head,
-  lit,
-  match,
-  num,
-  query,
-  ref,
-  rename,
-  table,
-  tail,
-  text,
-  where,
-} from './testing/ast-builder.js';
+import { aggregate, bin, compare, evalCommand, groupbycount, head, lit, match, num, query, ref, rename, table, tail, text, where } from './testing/ast-builder.js';
 
 type Columns = Record<string, string | number | null>;
 const run = (rows: Columns[], ...pipeline: Command[]): EvalTable => evaluateQuery(query(undefined, ...pipeline), events(...rows));

@@ -25,11 +25,7 @@ describe('the spec examples 39-54', () => {
     ['not true', snot(lit(true)), false],
     ['"foo"', lit('foo'), 'foo'],
     ['number_of_fenceposts - 1', bin(ref('number_of_fenceposts'), '-', lit(1)), 9],
-    [
-      '`animal:species` == "cat" and name == "Biscuit"',
-      bin(bin(ref('animal:species'), '==', lit('cat')), 'and', bin(ref('name'), '==', lit('Biscuit'))),
-      true,
-    ],
+    ['`animal:species` == "cat" and name == "Biscuit"', bin(bin(ref('animal:species'), '==', lit('cat')), 'and', bin(ref('name'), '==', lit('Biscuit'))), true],
     ['(1 + 2) * 3', bin(bin(lit(1), '+', lit(2)), '*', lit(3)), 9],
     ['(true or false) and false', bin(bin(lit(true), 'or', lit(false)), 'and', lit(false)), false],
     ['total_count - 1', bin(ref('total_count'), '-', lit(1)), 2],

@@ -8,11 +8,9 @@ import { and, bare, double, groupbycount, head, match, not, or, query, single, s
 import { cellValue, columnName, eventList, filter, separator, stringTerm, tokenWord, valueText } from './testing/arbitraries.js';
 
 // A row's identity is its whole content; identical rows pass or fail every filter together.
-const rowsOf = (q: Parameters<typeof evaluateQuery>[0], list: EvalEvent[]): string[] =>
-  evaluateQuery(q, list).rows.map((r) => JSON.stringify(Object.entries(r)));
+const rowsOf = (q: Parameters<typeof evaluateQuery>[0], list: EvalEvent[]): string[] => evaluateQuery(q, list).rows.map((r) => JSON.stringify(Object.entries(r)));
 
-const swapAsciiCase = (s: string): string =>
-  Array.from(s, (c) => (/^[a-z]$/.test(c) ? c.toUpperCase() : /^[A-Z]$/.test(c) ? c.toLowerCase() : c)).join('');
+const swapAsciiCase = (s: string): string => Array.from(s, (c) => (/^[a-z]$/.test(c) ? c.toUpperCase() : /^[A-Z]$/.test(c) ? c.toLowerCase() : c)).join('');
 const foldAscii = (s: string): string => Array.from(s, (c) => (/^[A-Z]$/.test(c) ? c.toLowerCase() : c)).join('');
 
 describe('term matching properties', () => {
@@ -128,8 +126,7 @@ describe('filter and query properties', () => {
   it('a column filter looks only at its column: exists for a wildcard-only term, else the value matches', () => {
     fc.assert(
       fc.property(columnName, cellValue, stringTerm, (c, v, term) => {
-        const count = (columns: Record<string, string | number | null>): number =>
-          evaluateQuery(query(match(c, ':', term)), [eventWith(columns)]).rows.length;
+        const count = (columns: Record<string, string | number | null>): number => evaluateQuery(query(match(c, ':', term)), [eventWith(columns)]).rows.length;
         const wildcardOnly = term.segments.length >= 2 && term.segments.every((s) => s === '');
         expect(count({})).toBe(0);
         expect(count({ other: v })).toBe(0);

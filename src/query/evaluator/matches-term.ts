@@ -95,7 +95,8 @@ function matchEnds(text: readonly number[], start: number, pattern: readonly Pat
     for (const j of states) {
       const item = pattern[j];
       if (item === undefined) continue; // already complete, cannot take more characters
-      if (item.star) next.add(j); // a wildcard swallows this character and stays
+      if (item.star)
+        next.add(j); // a wildcard swallows this character and stays
       else if (itemMatches(item, codePoint)) next.add(j + 1);
     }
     states = skipStars(next, pattern);

@@ -16,7 +16,14 @@ describe('the parser under random input', () => {
   });
 
   it('stays fast on large and deeply nested input', () => {
-    const inputs = ['('.repeat(100_000), 'not '.repeat(50_000) + 'a', 'a '.repeat(100_000), `* | eval x = ${'1 + '.repeat(20_000)}1`, '"'.repeat(100_001), `a: ${'('.repeat(50_000)}`];
+    const inputs = [
+      '('.repeat(100_000),
+      'not '.repeat(50_000) + 'a',
+      'a '.repeat(100_000),
+      `* | eval x = ${'1 + '.repeat(20_000)}1`,
+      '"'.repeat(100_001),
+      `a: ${'('.repeat(50_000)}`,
+    ];
     for (const text of inputs) {
       const started = performance.now();
       parseQuery(text);

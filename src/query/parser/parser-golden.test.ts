@@ -40,8 +40,7 @@ function readGolden(content: string, file: string): Golden {
 
 /** The expected sections for the input, and a round-trip failure message if printing is lossy. */
 function render(golden: Golden): { sections: string; roundTrip: string | null } {
-  const errors = (diagnostics: readonly QueryDiagnostic[]): string =>
-    `-- error --\n${diagnostics.map((d) => formatDiagnostic(golden.text, d)).join('\n\n')}\n`;
+  const errors = (diagnostics: readonly QueryDiagnostic[]): string => `-- error --\n${diagnostics.map((d) => formatDiagnostic(golden.text, d)).join('\n\n')}\n`;
   if (golden.input === 'scalar') {
     const { expr, diagnostics } = parseScalar(golden.text);
     if (!expr) return { sections: errors(diagnostics), roundTrip: null };

@@ -8,16 +8,7 @@ import fc from 'fast-check';
 import type { AggregationCall, AggregationFunction, Command, Filter, IndexTarget, Query, Scalar, StatsItem, ValueExpr } from '../ast.js';
 import { aggregationFunctions } from '../parser/parse-aggregation.js';
 import { scalarArbitrary } from './arbitrary-scalar.js';
-import {
-  arbitraryColumnName,
-  arbitraryNumber,
-  arbitraryString,
-  arbitraryValue,
-  defaultVocabulary,
-  noSpan,
-  numberValue,
-  type VocabularyOptions,
-} from './arbitrary-values.js';
+import { arbitraryColumnName, arbitraryNumber, arbitraryString, arbitraryValue, defaultVocabulary, noSpan, numberValue, type VocabularyOptions } from './arbitrary-values.js';
 
 export { noSpan, defaultVocabulary, type VocabularyOptions };
 
@@ -103,11 +94,21 @@ function valueExprArbitrary(vocabulary: VocabularyOptions, maxDepth: number): fc
       { arbitrary: leaf, weight: 3 },
       { arbitrary: sub.map((operand): ValueExpr => ({ kind: 'valueNot', operand, span: noSpan })), weight: 1 },
       {
-        arbitrary: fc.array(sub.filter((v) => v.kind !== 'valueAnd'), { minLength: 2, maxLength: 3 }).map((operands): ValueExpr => ({ kind: 'valueAnd', operands, span: noSpan })),
+        arbitrary: fc
+          .array(
+            sub.filter((v) => v.kind !== 'valueAnd'),
+            { minLength: 2, maxLength: 3 },
+          )
+          .map((operands): ValueExpr => ({ kind: 'valueAnd', operands, span: noSpan })),
         weight: 1,
       },
       {
-        arbitrary: fc.array(sub.filter((v) => v.kind !== 'valueOr'), { minLength: 2, maxLength: 3 }).map((operands): ValueExpr => ({ kind: 'valueOr', operands, span: noSpan })),
+        arbitrary: fc
+          .array(
+            sub.filter((v) => v.kind !== 'valueOr'),
+            { minLength: 2, maxLength: 3 },
+          )
+          .map((operands): ValueExpr => ({ kind: 'valueOr', operands, span: noSpan })),
         weight: 2,
       },
     );
@@ -164,9 +165,9 @@ function arbitraryLookup(vocabulary: VocabularyOptions, tables: NonNullable<Arbi
   return fc.constantFrom(...tables).chain((table) => {
     const tableColumn = arbitraryColumnName({ ...vocabulary, columns: table.columns }, 'pipeline');
     const output = fc.tuple(tableColumn, fc.option(rowColumn)).map(([column, alias]) => ({ kind: 'lookupOutput' as const, column, alias, span: noSpan }));
-    return fc.tuple(tableColumn, fc.option(rowColumn), fc.option(fc.array(output, { minLength: 1, maxLength: 3 }))).map(
-      ([key, field, outputs]): Command => ({ kind: 'lookup', table: { kind: 'lookupTable', name: table.name, span: noSpan }, key, field, outputs, span: noSpan }),
-    );
+    return fc
+      .tuple(tableColumn, fc.option(rowColumn), fc.option(fc.array(output, { minLength: 1, maxLength: 3 })))
+      .map(([key, field, outputs]): Command => ({ kind: 'lookup', table: { kind: 'lookupTable', name: table.name, span: noSpan }, key, field, outputs, span: noSpan }));
   });
 }
 

@@ -67,12 +67,10 @@ function arbitrarySegments(vocabulary: VocabularyOptions, wildcards: boolean): f
 
 /** A string value quoted any way that reads back the same; `bare` only when it can be. */
 export function arbitraryString(vocabulary: VocabularyOptions, wildcards = vocabulary.wildcards): fc.Arbitrary<StringValue> {
-  return fc.tuple(arbitrarySegments(vocabulary, wildcards), fc.constantFrom('bare', 'single', 'double') as fc.Arbitrary<'bare' | 'single' | 'double'>).map(
-    ([segments, wanted]) => {
-      const quote = wanted === 'bare' && !canPrintBareValue(segments) ? 'single' : wanted;
-      return { kind: 'string', quote, segments, span: noSpan };
-    },
-  );
+  return fc.tuple(arbitrarySegments(vocabulary, wildcards), fc.constantFrom('bare', 'single', 'double') as fc.Arbitrary<'bare' | 'single' | 'double'>).map(([segments, wanted]) => {
+    const quote = wanted === 'bare' && !canPrintBareValue(segments) ? 'single' : wanted;
+    return { kind: 'string', quote, segments, span: noSpan };
+  });
 }
 
 export function arbitraryValue(vocabulary: VocabularyOptions, wildcards = vocabulary.wildcards): fc.Arbitrary<Value> {

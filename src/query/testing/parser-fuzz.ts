@@ -130,7 +130,7 @@ function uncoveredToken(source: SourceText, query: unknown): string | null {
   const spans: Span[] = [];
   collectSpans(query, spans, true);
   const lexer = new Lexer(source);
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const token = lexer.read(offset, 'filter');
     if (token.kind === 'eof') return null;
     const start = token.span.start.offset;

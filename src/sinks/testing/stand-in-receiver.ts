@@ -103,7 +103,13 @@ export class StandInReceiver {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const received: ReceivedRequest = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const received: ReceivedRequest = {
+          method: request.method ?? '',
+          path: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         this.requests.push(received);
         this.waiters = this.waiters.filter((w) => {
           if (this.requests.length < w.count) return true;
@@ -163,6 +169,10 @@ export const chatAnswers = {
 /** The pager API's answers the tests script. */
 export const pagerAnswers = {
   invalid: (message = 'Event object is invalid'): Answer => ({ status: 400, body: { status: 'invalid event', message, errors: ["'payload.severity' is invalid"] } }),
-  tooMany: (retryAfterS?: number): Answer => ({ status: 429, ...(retryAfterS === undefined ? {} : { headers: { 'retry-after': String(retryAfterS) } }), body: { status: 'throttle event', message: 'Requests for this service are arriving too quickly.' } }),
+  tooMany: (retryAfterS?: number): Answer => ({
+    status: 429,
+    ...(retryAfterS === undefined ? {} : { headers: { 'retry-after': String(retryAfterS) } }),
+    body: { status: 'throttle event', message: 'Requests for this service are arriving too quickly.' },
+  }),
   serverError: (): Answer => ({ status: 500, body: 'internal error' }),
 };

@@ -46,14 +46,29 @@ async function fill(store: Store): Promise<void> {
   );
   await store.alerts.recordAttempt(
     delivery.id,
-    { attempt: { id: 'attempt-1', deliveryId: delivery.id, alertId: alert.id, at: t + 1, outcome: 'retryable', httpStatus: 503, latencyMs: 12, error: 'HTTP 503' }, status: 'pending', nextAttemptAt: t + 5000 },
+    {
+      attempt: { id: 'attempt-1', deliveryId: delivery.id, alertId: alert.id, at: t + 1, outcome: 'retryable', httpStatus: 503, latencyMs: 12, error: 'HTTP 503' },
+      status: 'pending',
+      nextAttemptAt: t + 5000,
+    },
     t + 1,
   );
   await store.syncSources.insert(aSyncSource('acme', { sinkKeys: { pager: [webhook.id] } }));
   await store.leases.claim('maintenance', 'old-server', t, t + 60_000);
   await store.queryUsage.add('acme', '2023-11-14', 123_456);
   await store.lookupTables.insert(
-    { id: 'lookup-1', tenantId: 'acme', name: 'bad_ips', description: 'known bad', columns: ['ip', 'source'], numRows: 1, sizeBytes: 24, dataVersion: 'v1', createdAt: t, updatedAt: t },
+    {
+      id: 'lookup-1',
+      tenantId: 'acme',
+      name: 'bad_ips',
+      description: 'known bad',
+      columns: ['ip', 'source'],
+      numRows: 1,
+      sizeBytes: 24,
+      dataVersion: 'v1',
+      createdAt: t,
+      updatedAt: t,
+    },
     'ip,source\n1.2.3.4,feed\n',
   );
   const index = await store.indexes.getByName('acme', 'cloudtrail');
@@ -70,7 +85,13 @@ function kyselyOf(store: Store): Kysely<any> {
 async function rowsOf(store: Store, table: string): Promise<string[]> {
   const rows = (await kyselyOf(store).selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
   return rows
-    .map((row) => JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v === null ? null : String(v)])))
+    .map((row) =>
+      JSON.stringify(
+        Object.entries(row)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => [k, v === null ? null : String(v)]),
+      ),
+    )
     .sort();
 }
 
@@ -141,7 +162,9 @@ describe('copyStore, SQLite into PostgreSQL', () => {
 
   it('knows every table the migrations create: each is copied or named as left out', async () => {
     await target.migrate();
-    const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = ${schema} and tablename not like 'kysely%' order by tablename`.execute(kyselyOf(target));
+    const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = ${schema} and tablename not like 'kysely%' order by tablename`.execute(
+      kyselyOf(target),
+    );
     expect(rows.map((r) => r.name)).toEqual([...copiedTables, ...uncopiedTables].sort());
   });
 });

@@ -90,7 +90,10 @@ async function refuseNonEmpty(db: Kysely<StoreDatabase>): Promise<void> {
 }
 
 async function countRows(db: Kysely<StoreDatabase>, table: CopiedTable): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -119,7 +122,10 @@ async function copyTable(from: Kysely<StoreDatabase>, to: Kysely<StoreDatabase>,
     const records = page.map(({ [rowIdColumn]: _, ...record }) => record);
     const rowsPerInsert = Math.max(1, Math.floor(maxParametersPerInsert / Math.max(1, Object.keys(records[0] ?? {}).length)));
     for (let i = 0; i < records.length; i += rowsPerInsert) {
-      await (to as Kysely<any>).insertInto(table).values(records.slice(i, i + rowsPerInsert)).execute();
+      await (to as Kysely<any>)
+        .insertInto(table)
+        .values(records.slice(i, i + rowsPerInsert))
+        .execute();
     }
     copied += records.length;
   }

@@ -24,7 +24,11 @@ export class KyselyAlertRepository implements AlertRepository {
         const [createdAt, id] = start;
         query = query.where(sql<SqlBool>`(created_at < ${createdAt} or (created_at = ${createdAt} and id < ${id}))`);
       }
-      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.pageSize + 1).execute();
+      const rows = await query
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(options.pageSize + 1)
+        .execute();
       return pageOf(rows.map(alertOf), options.pageSize);
     });
   }
@@ -143,7 +147,11 @@ export class KyselyAlertRepository implements AlertRepository {
 
   pendingCount(): Promise<number> {
     return this.runner.run('counting pending deliveries', async () => {
-      const row = await this.db.selectFrom('alert_deliveries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('status', '=', 'pending').executeTakeFirst();
+      const row = await this.db
+        .selectFrom('alert_deliveries')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     });
   }
@@ -175,7 +183,11 @@ async function lockAlert(trx: Transaction<StoreDatabase>, alertId: string, atMs:
 
 async function settleAlert(trx: Transaction<StoreDatabase>, alertId: string, atMs: number): Promise<void> {
   const rows = await trx.selectFrom('alert_deliveries').select('status').where('alert_id', '=', alertId).execute();
-  await trx.updateTable('alerts').set({ status: alertStatusOf(rows.map((r) => r.status)), updated_at: atMs }).where('id', '=', alertId).execute();
+  await trx
+    .updateTable('alerts')
+    .set({ status: alertStatusOf(rows.map((r) => r.status)), updated_at: atMs })
+    .where('id', '=', alertId)
+    .execute();
 }
 
 export function alertRow(alert: AlertRecord) {

@@ -47,12 +47,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
 
   findActiveByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return this.runner.run('finding api key', async () => {
-      const row = await this.db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('key_hash', '=', keyHash)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
+      const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
       return row === undefined ? null : toApiKey(row);
     });
   }
@@ -73,12 +68,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
 
   revoke(id: string, atMs: number): Promise<boolean> {
     return this.runner.run('revoking api key', async () => {
-      const result = await this.db
-        .updateTable('api_keys')
-        .set({ revoked_at: atMs })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
+      const result = await this.db.updateTable('api_keys').set({ revoked_at: atMs }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     });
   }

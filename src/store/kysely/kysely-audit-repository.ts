@@ -45,14 +45,7 @@ export class KyselyAuditRepository implements AuditRepository {
       throw new ValidationError(`limit must be a positive integer, got ${limit}`, { field: 'limit' });
     }
     return this.runner.run('listing unshipped audit entries', async () => {
-      const rows = await this.db
-        .selectFrom('audit_outbox')
-        .selectAll()
-        .where('shipped_at', 'is', null)
-        .orderBy('at')
-        .orderBy('id')
-        .limit(limit)
-        .execute();
+      const rows = await this.db.selectFrom('audit_outbox').selectAll().where('shipped_at', 'is', null).orderBy('at').orderBy('id').limit(limit).execute();
       return rows.map(toAuditEntry);
     });
   }

@@ -46,12 +46,7 @@ export class KyselyDetectionRuleRepository implements DetectionRuleRepository {
 
   getBySyncKey(tenantId: string, syncKey: string): Promise<DetectionRuleRecord | null> {
     return this.runner.run('reading detection rule', async () => {
-      const row = await this.db
-        .selectFrom('detection_rules')
-        .selectAll()
-        .where('tenant_id', '=', tenantId)
-        .where('sync_key', '=', syncKey)
-        .executeTakeFirst();
+      const row = await this.db.selectFrom('detection_rules').selectAll().where('tenant_id', '=', tenantId).where('sync_key', '=', syncKey).executeTakeFirst();
       return row === undefined ? null : this.withSinks(this.db, row);
     });
   }
@@ -69,20 +64,18 @@ export class KyselyDetectionRuleRepository implements DetectionRuleRepository {
       let query = this.db.selectFrom('detection_rules').selectAll().where('tenant_id', '=', tenantId);
       if (start !== null) query = query.where(afterPosition(start));
       // One row more than asked tells whether another page exists without a count.
-      const rows = await query.orderBy('created_at').orderBy('id').limit(options.pageSize + 1).execute();
+      const rows = await query
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(options.pageSize + 1)
+        .execute();
       return pageOf(rows.map(toSummary), options.pageSize);
     });
   }
 
   listUsingSink(tenantId: string, sinkId: string): Promise<string[]> {
     return this.runner.run('listing rules of a sink', async () => {
-      const rows = await this.db
-        .selectFrom('detection_rule_sinks')
-        .select('rule_id')
-        .where('tenant_id', '=', tenantId)
-        .where('sink_id', '=', sinkId)
-        .orderBy('rule_id')
-        .execute();
+      const rows = await this.db.selectFrom('detection_rule_sinks').select('rule_id').where('tenant_id', '=', tenantId).where('sink_id', '=', sinkId).orderBy('rule_id').execute();
       return rows.map((r) => r.rule_id);
     });
   }
@@ -129,12 +122,7 @@ export class KyselyDetectionRuleRepository implements DetectionRuleRepository {
 
   markAlerted(tenantId: string, id: string, atMs: number): Promise<boolean> {
     return this.runner.run('recording rule alert', async () => {
-      const result = await this.db
-        .updateTable('detection_rules')
-        .set({ last_alerted_at: atMs })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const result = await this.db.updateTable('detection_rules').set({ last_alerted_at: atMs }).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     });
   }
@@ -161,7 +149,12 @@ export async function checkSinks(trx: Transaction<StoreDatabase>, tenantId: stri
   if (sinkIds.length === 0) return;
   const twice = sinkIds.findIndex((id, i) => sinkIds.indexOf(id) !== i);
   if (twice >= 0) throw new ValidationError(`event sink ${JSON.stringify(sinkIds[twice])} is listed twice`, { field: `event_sink_ids[${twice}]` });
-  const rows = await trx.selectFrom('event_sinks').select('id').where('tenant_id', '=', tenantId).where('id', 'in', [...sinkIds]).execute();
+  const rows = await trx
+    .selectFrom('event_sinks')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...sinkIds])
+    .execute();
   const found = new Set(rows.map((r) => r.id));
   const missing = sinkIds.findIndex((id) => !found.has(id));
   if (missing >= 0) {

@@ -23,10 +23,7 @@ export class KyselyDetectionStateRepository implements DetectionStateRepository 
         .selectFrom('detection_rules')
         .selectAll()
         .where((eb) =>
-          eb.or([
-            eb('enabled_state_override', 'in', [...runnable]),
-            eb.and([eb('enabled_state_override', 'is', null), eb('enabled_state_synced', 'in', [...runnable])]),
-          ]),
+          eb.or([eb('enabled_state_override', 'in', [...runnable]), eb.and([eb('enabled_state_override', 'is', null), eb('enabled_state_synced', 'in', [...runnable])])]),
         )
         .orderBy('created_at')
         .orderBy('id')
@@ -62,7 +59,17 @@ export class KyselyDetectionStateRepository implements DetectionStateRepository 
         if (!(await ruleExists(trx, ruleId))) return;
         await trx
           .insertInto('detection_rule_state')
-          .values({ rule_id: ruleId, tenant_id: tenantId, cursor_ms: null, last_run_at: null, last_error: error, last_error_at: atMs, consecutive_failures: 1, gap_start_ms: null, gap_end_ms: null })
+          .values({
+            rule_id: ruleId,
+            tenant_id: tenantId,
+            cursor_ms: null,
+            last_run_at: null,
+            last_error: error,
+            last_error_at: atMs,
+            consecutive_failures: 1,
+            gap_start_ms: null,
+            gap_end_ms: null,
+          })
           .onConflict((oc) =>
             oc.column('rule_id').doUpdateSet({ last_error: error, last_error_at: atMs, consecutive_failures: sql<number>`detection_rule_state.consecutive_failures + 1` }),
           )
@@ -76,7 +83,17 @@ export class KyselyDetectionStateRepository implements DetectionStateRepository 
       this.db.transaction().execute((trx) =>
         moveCursor(
           trx,
-          { rule_id: ruleId, tenant_id: tenantId, cursor_ms: toMs, last_run_at: null, last_error: null, last_error_at: null, gap_start_ms: fromMs, gap_end_ms: toMs, skipped_windows: windows },
+          {
+            rule_id: ruleId,
+            tenant_id: tenantId,
+            cursor_ms: toMs,
+            last_run_at: null,
+            last_error: null,
+            last_error_at: null,
+            gap_start_ms: fromMs,
+            gap_end_ms: toMs,
+            skipped_windows: windows,
+          },
           { cursor_ms: toMs, gap_start_ms: fromMs, gap_end_ms: toMs, skipped_windows: sql<number>`detection_rule_state.skipped_windows + ${windows}` },
           expectedCursorMs,
         ),
@@ -112,7 +129,17 @@ export class KyselyDetectionStateRepository implements DetectionStateRepository 
         // even if two runs of it race (another server): the loser writes nothing.
         const moved = await moveCursor(
           trx,
-          { rule_id: commit.ruleId, tenant_id: commit.tenantId, cursor_ms: commit.windowEndMs, last_run_at: commit.ranAtMs, last_error: null, last_error_at: null, consecutive_failures: 0, gap_start_ms: null, gap_end_ms: null },
+          {
+            rule_id: commit.ruleId,
+            tenant_id: commit.tenantId,
+            cursor_ms: commit.windowEndMs,
+            last_run_at: commit.ranAtMs,
+            last_error: null,
+            last_error_at: null,
+            consecutive_failures: 0,
+            gap_start_ms: null,
+            gap_end_ms: null,
+          },
           { cursor_ms: commit.windowEndMs, last_run_at: commit.ranAtMs, last_error: null, last_error_at: null, consecutive_failures: 0 },
           commit.expectedCursorMs,
         );
@@ -179,7 +206,13 @@ type StateChanges = UpdateObject<StoreDatabase, 'detection_rule_state'>;
  */
 async function moveCursor(trx: Transaction<StoreDatabase>, insert: StateRow, changes: StateChanges, expected: number | null): Promise<boolean> {
   if (expected !== null) {
-    const updated = await trx.updateTable('detection_rule_state').set(changes).where('rule_id', '=', insert.rule_id).where('cursor_ms', '=', expected).returning('rule_id').executeTakeFirst();
+    const updated = await trx
+      .updateTable('detection_rule_state')
+      .set(changes)
+      .where('rule_id', '=', insert.rule_id)
+      .where('cursor_ms', '=', expected)
+      .returning('rule_id')
+      .executeTakeFirst();
     return updated !== undefined;
   }
   const written = await trx

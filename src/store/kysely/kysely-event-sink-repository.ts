@@ -66,7 +66,11 @@ export class KyselyEventSinkRepository implements EventSinkRepository {
     return this.runner.run('listing event sinks', async () => {
       let query = this.db.selectFrom('event_sinks').selectAll().where('tenant_id', '=', tenantId);
       if (start !== null) query = query.where(afterPosition(start));
-      const rows = await query.orderBy('created_at').orderBy('id').limit(options.pageSize + 1).execute();
+      const rows = await query
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(options.pageSize + 1)
+        .execute();
       return pageOf(rows.map(toSink), options.pageSize);
     });
   }
@@ -125,13 +129,7 @@ export class KyselyEventSinkRepository implements EventSinkRepository {
         const select = trx.selectFrom('event_sinks').select('id').where('tenant_id', '=', tenantId).where('id', '=', id);
         const sink = await (this.options.selectForUpdate ? select.forUpdate() : select).executeTakeFirst();
         if (sink === undefined) return null;
-        const links = await trx
-          .selectFrom('detection_rule_sinks')
-          .select('rule_id')
-          .where('tenant_id', '=', tenantId)
-          .where('sink_id', '=', id)
-          .orderBy('rule_id')
-          .execute();
+        const links = await trx.selectFrom('detection_rule_sinks').select('rule_id').where('tenant_id', '=', tenantId).where('sink_id', '=', id).orderBy('rule_id').execute();
         const detachedRuleIds = links.map((l) => l.rule_id);
         if (detachedRuleIds.length > 0) {
           await trx.deleteFrom('detection_rule_sinks').where('tenant_id', '=', tenantId).where('sink_id', '=', id).execute();

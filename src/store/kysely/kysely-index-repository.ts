@@ -90,7 +90,11 @@ export class KyselyIndexRepository implements IndexRepository {
         query = query.where((eb) => eb.or([eb('name', '>', name), eb.and([eb('name', '=', name), eb('id', '>', id)])]));
       }
       // One row more than asked tells whether another page exists without a count.
-      const rows = await query.orderBy('name').orderBy('id').limit(pageSize + 1).execute();
+      const rows = await query
+        .orderBy('name')
+        .orderBy('id')
+        .limit(pageSize + 1)
+        .execute();
       const items = rows.slice(0, pageSize).map(toIndex);
       const last = items.at(-1);
       const nextPageToken = rows.length > pageSize && last !== undefined ? encodePageToken([last.name, last.id]) : null;
@@ -100,14 +104,7 @@ export class KyselyIndexRepository implements IndexRepository {
 
   listAllLive(): Promise<IndexRecord[]> {
     return this.runner.run('listing live indexes', async () => {
-      const rows = await this.db
-        .selectFrom('indexes')
-        .selectAll()
-        .where('deleted_at', 'is', null)
-        .orderBy('tenant_id')
-        .orderBy('name')
-        .orderBy('id')
-        .execute();
+      const rows = await this.db.selectFrom('indexes').selectAll().where('deleted_at', 'is', null).orderBy('tenant_id').orderBy('name').orderBy('id').execute();
       return rows.map(toIndex);
     });
   }
@@ -118,9 +115,7 @@ export class KyselyIndexRepository implements IndexRepository {
       const set = {
         ...(changes.description === undefined ? {} : { description: changes.description }),
         ...(changes.retentionDays === undefined ? {} : { retention_days: changes.retentionDays }),
-        ...(changes.timestampFields === undefined
-          ? {}
-          : { timestamp_fields: changes.timestampFields === null ? null : JSON.stringify(changes.timestampFields) }),
+        ...(changes.timestampFields === undefined ? {} : { timestamp_fields: changes.timestampFields === null ? null : JSON.stringify(changes.timestampFields) }),
         ...(changes.sourceType === undefined ? {} : { source_type: changes.sourceType }),
       };
       if (Object.keys(set).length === 0) return this.get(tenantId, id);
@@ -152,13 +147,7 @@ export class KyselyIndexRepository implements IndexRepository {
   /** Oldest deletion first, so purging works through the backlog in order. */
   listDeleted(): Promise<IndexRecord[]> {
     return this.runner.run('listing deleted indexes', async () => {
-      const rows = await this.db
-        .selectFrom('indexes')
-        .selectAll()
-        .where('deleted_at', 'is not', null)
-        .orderBy('deleted_at')
-        .orderBy('id')
-        .execute();
+      const rows = await this.db.selectFrom('indexes').selectAll().where('deleted_at', 'is not', null).orderBy('deleted_at').orderBy('id').execute();
       return rows.map(toIndex);
     });
   }

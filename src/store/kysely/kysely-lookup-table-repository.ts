@@ -70,7 +70,11 @@ export class KyselyLookupTableRepository implements LookupTableRepository {
     return this.runner.run('listing lookup tables', async () => {
       let query = this.db.selectFrom('lookup_tables').select(recordColumns).where('tenant_id', '=', tenantId);
       if (start !== null) query = query.where(afterPosition(start));
-      const rows = await query.orderBy('created_at').orderBy('id').limit(options.pageSize + 1).execute();
+      const rows = await query
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(options.pageSize + 1)
+        .execute();
       return pageOf(rows.map(toRecord), options.pageSize);
     });
   }
@@ -90,9 +94,7 @@ export class KyselyLookupTableRepository implements LookupTableRepository {
         .set({
           updated_at: atMs,
           ...(changes.description !== undefined ? { description: changes.description } : {}),
-          ...(data
-            ? { columns: JSON.stringify(data.columns), num_rows: data.numRows, size_bytes: data.sizeBytes, data_version: data.dataVersion, csv: data.csv }
-            : {}),
+          ...(data ? { columns: JSON.stringify(data.columns), num_rows: data.numRows, size_bytes: data.sizeBytes, data_version: data.dataVersion, csv: data.csv } : {}),
         })
         .where('tenant_id', '=', tenantId)
         .where('id', '=', id)
@@ -108,10 +110,7 @@ export class KyselyLookupTableRepository implements LookupTableRepository {
     });
   }
 
-  private one(
-    what: string,
-    filter: (q: ReturnType<typeof this.selectRecord>) => ReturnType<typeof this.selectRecord>,
-  ): Promise<LookupTableRecord | null> {
+  private one(what: string, filter: (q: ReturnType<typeof this.selectRecord>) => ReturnType<typeof this.selectRecord>): Promise<LookupTableRecord | null> {
     return this.runner.run(what, async () => {
       const row = await filter(this.selectRecord()).executeTakeFirst();
       return row === undefined ? null : toRecord(row);

@@ -68,7 +68,13 @@ export class KyselyQueryRecordRepository implements QueryRecordRepository {
 
   requestCancel(id: string, atMs: number): Promise<void> {
     return this.runner.run('asking to cancel a query', async () => {
-      await this.db.updateTable('query_records').set({ cancel_requested_at: atMs }).where('id', '=', id).where('status', '=', 'running').where('cancel_requested_at', 'is', null).execute();
+      await this.db
+        .updateTable('query_records')
+        .set({ cancel_requested_at: atMs })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where('cancel_requested_at', 'is', null)
+        .execute();
     });
   }
 
@@ -76,7 +82,13 @@ export class KyselyQueryRecordRepository implements QueryRecordRepository {
     return this.runner.run('reading cancel requests', async () => {
       const found: string[] = [];
       for (const part of chunks(ids)) {
-        const rows = await this.db.selectFrom('query_records').select('id').where('id', 'in', part).where('status', '=', 'running').where('cancel_requested_at', 'is not', null).execute();
+        const rows = await this.db
+          .selectFrom('query_records')
+          .select('id')
+          .where('id', 'in', part)
+          .where('status', '=', 'running')
+          .where('cancel_requested_at', 'is not', null)
+          .execute();
         found.push(...rows.map((r) => r.id));
       }
       return found;

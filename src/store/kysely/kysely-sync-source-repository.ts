@@ -65,13 +65,7 @@ export class KyselySyncSourceRepository implements SyncSourceRepository {
 
   findByPushKey(pushKey: string, branch: string): Promise<SyncSourceRecord[]> {
     return this.runner.run('finding sync source', async () => {
-      const rows = await this.db
-        .selectFrom('sync_sources')
-        .selectAll()
-        .where('push_key', '=', pushKey)
-        .where('branch', '=', branch)
-        .orderBy('tenant_id')
-        .execute();
+      const rows = await this.db.selectFrom('sync_sources').selectAll().where('push_key', '=', pushKey).where('branch', '=', branch).orderBy('tenant_id').execute();
       return Promise.all(rows.map((row) => withSinkKeys(this.db, row)));
     });
   }
@@ -81,7 +75,11 @@ export class KyselySyncSourceRepository implements SyncSourceRepository {
     return this.runner.run('listing sync sources', async () => {
       let query = this.db.selectFrom('sync_sources').selectAll().where('tenant_id', '=', tenantId);
       if (start !== null) query = query.where(afterPosition(start));
-      const rows = await query.orderBy('created_at').orderBy('id').limit(options.pageSize + 1).execute();
+      const rows = await query
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(options.pageSize + 1)
+        .execute();
       return pageOf(await Promise.all(rows.map((row) => withSinkKeys(this.db, row))), options.pageSize);
     });
   }
@@ -142,7 +140,7 @@ export class KyselySyncSourceRepository implements SyncSourceRepository {
 
   applySync(commit: SyncCommit): Promise<boolean> {
     return this.runner.run('applying repository sync', () => this.db.transaction().execute((trx) => applySyncCommit(trx, commit)), {
-      unique: (cause) => new ConflictError('a synced rule\'s sync_key is already used by another rule of the tenant', { cause, field: 'sync_key' }),
+      unique: (cause) => new ConflictError("a synced rule's sync_key is already used by another rule of the tenant", { cause, field: 'sync_key' }),
       foreign_key: (cause) => new ValidationError('an event sink of the sink-key map no longer exists', { cause, field: 'event_sink_keys' }),
     });
   }
@@ -151,10 +149,13 @@ export class KyselySyncSourceRepository implements SyncSourceRepository {
 function violations(source: SyncSourceRecord): ViolationErrors {
   return {
     unique: (cause) =>
-      new ConflictError(`tenant ${JSON.stringify(source.tenantId)} already has a sync source with push_key ${JSON.stringify(source.pushKey)} and branch ${JSON.stringify(source.branch)}`, {
-        cause,
-        field: 'push_key',
-      }),
+      new ConflictError(
+        `tenant ${JSON.stringify(source.tenantId)} already has a sync source with push_key ${JSON.stringify(source.pushKey)} and branch ${JSON.stringify(source.branch)}`,
+        {
+          cause,
+          field: 'push_key',
+        },
+      ),
     foreign_key: sinkGone,
   };
 }

@@ -49,13 +49,25 @@ export async function applySyncCommit(trx: Transaction<StoreDatabase>, commit: S
   for (const rule of commit.creates) {
     await checkSinks(trx, tenantId, rule.eventSinkIds);
     // The source owns what it creates, whatever the caller put in those two fields.
-    await trx.insertInto('detection_rules').values(toRow({ ...rule, tenantId, detectionRuleSyncId: sourceId })).execute();
+    await trx
+      .insertInto('detection_rules')
+      .values(toRow({ ...rule, tenantId, detectionRuleSyncId: sourceId }))
+      .execute();
     await linkSinks(trx, tenantId, rule.id, rule.eventSinkIds);
   }
   const { audit } = commit;
   await trx
     .insertInto('audit_outbox')
-    .values({ id: audit.id, tenant_id: audit.tenantId, at: audit.at, actor: audit.actor, action: audit.action, target: audit.target, details: JSON.stringify(audit.details), shipped_at: null })
+    .values({
+      id: audit.id,
+      tenant_id: audit.tenantId,
+      at: audit.at,
+      actor: audit.actor,
+      action: audit.action,
+      target: audit.target,
+      details: JSON.stringify(audit.details),
+      shipped_at: null,
+    })
     .execute();
   return true;
 }

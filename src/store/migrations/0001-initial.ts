@@ -48,19 +48,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Names are unique among live indexes only: a deleted index keeps its row (until its events
   // are purged) while its name is reused at once. Partial indexes exist in SQLite and PostgreSQL.
   // The index also serves the (tenant, name) keyset listing.
-  await db.schema
-    .createIndex('indexes_live_name_unique')
-    .on('indexes')
-    .columns(['tenant_id', 'name'])
-    .unique()
-    .where(sql.ref('deleted_at'), 'is', null)
-    .execute();
-  await db.schema
-    .createIndex('indexes_deleted')
-    .on('indexes')
-    .column('deleted_at')
-    .where(sql.ref('deleted_at'), 'is not', null)
-    .execute();
+  await db.schema.createIndex('indexes_live_name_unique').on('indexes').columns(['tenant_id', 'name']).unique().where(sql.ref('deleted_at'), 'is', null).execute();
+  await db.schema.createIndex('indexes_deleted').on('indexes').column('deleted_at').where(sql.ref('deleted_at'), 'is not', null).execute();
 
   // No foreign key to tenants: some entries (api key changes) are recorded by an admin under a
   // tenant id that need not have a tenants row.
@@ -75,12 +64,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('details', 'text', (c) => c.notNull())
     .addColumn('shipped_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('audit_outbox_unshipped')
-    .on('audit_outbox')
-    .columns(['at', 'id'])
-    .where(sql.ref('shipped_at'), 'is', null)
-    .execute();
+  await db.schema.createIndex('audit_outbox_unshipped').on('audit_outbox').columns(['at', 'id']).where(sql.ref('shipped_at'), 'is', null).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -67,10 +67,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_alerted_at', 'bigint')
     .addCheckConstraint('detection_rules_override_check', sql`enabled_state_override in ('Active', 'Staging', 'Paused')`)
     .addCheckConstraint('detection_rules_synced_check', sql`enabled_state_synced in ('Active', 'Staging', 'Paused')`)
-    .addCheckConstraint(
-      'detection_rules_severity_check',
-      sql`severity in ('Unknown', 'Informational', 'Low', 'Medium', 'High', 'Critical', 'Fatal', 'Other')`,
-    )
+    .addCheckConstraint('detection_rules_severity_check', sql`severity in ('Unknown', 'Informational', 'Low', 'Medium', 'High', 'Critical', 'Fatal', 'Other')`)
     .addCheckConstraint('detection_rules_flags_check', sql`debounce in (0, 1) and alert_per_row in (0, 1)`)
     .execute();
   await db.schema.createIndex('detection_rules_listing').on('detection_rules').columns(['tenant_id', 'created_at', 'id']).execute();

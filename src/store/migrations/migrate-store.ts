@@ -19,10 +19,7 @@ const storeProvider = providerOf(storeMigrations);
  * applied too, rather than refused (Kysely's default). Each migration therefore touches only
  * tables that no migration numbered after it creates.
  */
-export async function migrateStore(
-  db: Kysely<any>,
-  options: { schema?: string; migrations?: ReadonlyArray<readonly [name: string, migration: Migration]> } = {},
-): Promise<void> {
+export async function migrateStore(db: Kysely<any>, options: { schema?: string; migrations?: ReadonlyArray<readonly [name: string, migration: Migration]> } = {}): Promise<void> {
   const migrations = options.migrations ?? storeMigrations;
   if (await allApplied(db, migrations, options.schema)) return;
   const provider: MigrationProvider = options.migrations === undefined ? storeProvider : providerOf(options.migrations);

@@ -12,7 +12,12 @@ describeStoreContract('postgresql', async () => {
   const { url, schema } = await reusablePostgresSchema();
   const store = await createPostgresStore(url, { schema, poolSize: 4 });
   const close = store.close.bind(store);
-  return Object.assign(store, { close: async () => { await close(); await releasePostgresSchema(schema); } });
+  return Object.assign(store, {
+    close: async () => {
+      await close();
+      await releasePostgresSchema(schema);
+    },
+  });
 });
 afterAll(dropReleasedPostgresSchemas);
 

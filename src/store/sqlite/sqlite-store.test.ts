@@ -99,9 +99,7 @@ describe('sqlite store', () => {
       const child = spawn(process.execPath, ['--import', 'tsx', worker, path, '25'], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const exited = new Promise<void>((resolve, reject) =>
-        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited ${code}: ${stderr}`)))),
-      );
+      const exited = new Promise<void>((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited ${code}: ${stderr}`)))));
       return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](), exited };
     });
     for (const { lines } of children) expect((await lines.next()).value).toBe('ready');

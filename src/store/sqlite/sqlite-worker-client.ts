@@ -68,7 +68,9 @@ class SqliteThread {
       const timer = setTimeout(() => {
         this.forget(id);
         this.overdue.add(id);
-        reject(new StoreError(`the metadata store did not answer within ${Math.round(timeoutMs / 1000)} s (is the disk holding the data dir stuck?)`, { code: ErrorCodes.unavailable }));
+        reject(
+          new StoreError(`the metadata store did not answer within ${Math.round(timeoutMs / 1000)} s (is the disk holding the data dir stuck?)`, { code: ErrorCodes.unavailable }),
+        );
       }, timeoutMs);
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject, timer });

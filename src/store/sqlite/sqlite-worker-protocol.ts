@@ -24,5 +24,4 @@ export interface WorkerFailure {
 }
 
 export type WorkerResponse =
-  | { readonly id: number; readonly ok: true; readonly result?: WorkerResult }
-  | { readonly id: number; readonly ok: false; readonly error: WorkerFailure };
+  { readonly id: number; readonly ok: true; readonly result?: WorkerResult } | { readonly id: number; readonly ok: false; readonly error: WorkerFailure };

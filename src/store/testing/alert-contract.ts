@@ -31,7 +31,7 @@ export function describeAlertContract(store: () => Store): void {
       cursor = end;
     }
 
-    it('lists a tenant\'s alerts newest first, a page at a time, with filters', async () => {
+    it("lists a tenant's alerts newest first, a page at a time, with filters", async () => {
       const alerts = Array.from({ length: 5 }, (_, i) => anAlert('acme', ruleId, { createdAt: t + i, status: i % 2 === 0 ? 'pending' : 'suppressed' }));
       await save(...alerts.map((alert) => ({ alert })));
       const other = aRule('globex');

@@ -15,7 +15,11 @@ export function anAlert(tenantId: string, ruleId: string, overrides: Partial<Ale
     windowEndMs: 1_700_000_000_000,
     status: 'pending',
     dedupKey: null,
-    payload: sampleAlert({ id: 'x', name: 'admin policy attached', resultsTable: { columns: ['userIdentity.arn', 'n'], rows: [{ 'userIdentity.arn': 'arn:a', n: 1 }], totalRowCount: 1 } }),
+    payload: sampleAlert({
+      id: 'x',
+      name: 'admin policy attached',
+      resultsTable: { columns: ['userIdentity.arn', 'n'], rows: [{ 'userIdentity.arn': 'arn:a', n: 1 }], totalRowCount: 1 },
+    }),
     createdAt: 1_700_000_030_000,
     updatedAt: 1_700_000_030_000,
     ...overrides,

@@ -73,7 +73,12 @@ export function describeDetectionStateContract(store: () => Store): void {
       const state = store().detectionState;
       await state.commitWindow(aCommit('acme', rule.id, t, null, { sentDedupKeys: ['k1', 'k2', 'k1'] }));
       await state.commitWindow(aCommit('acme', rule.id, t + minute, t, { sentDedupKeys: ['k2'] }));
-      expect(await state.lastSent(rule.id, ['k1', 'k2', 'k3'])).toEqual(new Map([['k1', t], ['k2', t + minute]]));
+      expect(await state.lastSent(rule.id, ['k1', 'k2', 'k3'])).toEqual(
+        new Map([
+          ['k1', t],
+          ['k2', t + minute],
+        ]),
+      );
       const many = Array.from({ length: 1000 }, (_, i) => `key-${i}`);
       expect((await state.lastSent(rule.id, many)).size).toBe(0);
     });
@@ -96,7 +101,7 @@ export function describeDetectionStateContract(store: () => Store): void {
       expect(await state.getState('no-such-rule')).toBeNull();
     });
 
-    it('queues a window\'s detections with its cursor, and forgets them once shipped', async () => {
+    it("queues a window's detections with its cursor, and forgets them once shipped", async () => {
       const rule = aRule('acme');
       await store().rules.insert(rule);
       const state = store().detectionState;

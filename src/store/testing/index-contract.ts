@@ -34,7 +34,7 @@ export function describeIndexContract(store: () => Store): void {
       await expect(store().indexes.insert(anIndex('nobody', 'web'))).rejects.toThrow(NotFoundError);
     });
 
-    it("another tenant never sees an index by id, by name, in lists, or through writes", async () => {
+    it('another tenant never sees an index by id, by name, in lists, or through writes', async () => {
       const index = anIndex('acme', 'web');
       await store().indexes.insert(index);
       expect(await store().indexes.get('globex', index.id)).toBeNull();
@@ -130,8 +130,7 @@ export function describeIndexContract(store: () => Store): void {
     it('list filters by kind when asked, and lists every kind otherwise', async () => {
       await store().indexes.insert(anIndex('acme', 'web'));
       await store().indexes.insert(anIndex('acme', '_audit', { kind: 'system' }));
-      const names = async (kind?: 'user' | 'system') =>
-        (await store().indexes.list('acme', { pageSize: 10, ...(kind ? { kind } : {}) })).items.map((i) => i.name);
+      const names = async (kind?: 'user' | 'system') => (await store().indexes.list('acme', { pageSize: 10, ...(kind ? { kind } : {}) })).items.map((i) => i.name);
       expect(await names('user')).toEqual(['web']);
       expect(await names('system')).toEqual(['_audit']);
       expect(await names()).toEqual(['_audit', 'web']);

@@ -27,51 +27,56 @@ export function describeIndexPaginationContract(store: () => Store): void {
       let run = 0;
       const rowArb = fc.record({ name: nameArb, wave: fc.nat({ max: 4 }), system: fc.boolean() });
       await fc.assert(
-        fc.asyncProperty(
-          fc.uniqueArray(rowArb, { selector: (r) => r.name, maxLength: 30 }),
-          fc.integer({ min: 1, max: 8 }),
-          fc.boolean(),
-          async (rows, pageSize, userOnly) => {
-            const tenantId = `tenant-${++run}`;
-            await store().tenants.ensure(tenantId, 0);
-            // Rows of wave w are inserted just before page w is fetched; wave 0 before the walk.
-            const insertWave = async (wave: number) => {
-              for (const r of rows.filter((row) => row.wave === wave)) {
-                await store().indexes.insert(anIndex(tenantId, r.name, { kind: r.system ? 'system' : 'user' }));
-              }
-            };
-            await insertWave(0);
-            const expected = rows.filter((r) => r.wave === 0);
-            const served: string[] = [];
-            const pageLengths: number[] = [];
-            let token: string | null = null;
-            do {
-              const page = pageLengths.length;
-              if (page > 0) {
-                await insertWave(page);
-                // A keyset page starts after the last name served: later rows before it are not seen.
-                const cursor = served.at(-1) ?? '';
-                expected.push(...rows.filter((r) => r.wave === page && r.name > cursor));
-              }
-              const result = await store().indexes.list(tenantId, {
-                pageSize,
-                ...(userOnly ? { kind: 'user' as const } : {}),
-                ...(token === null ? {} : { pageToken: token }),
-              });
-              served.push(...result.items.map((i) => i.name));
-              pageLengths.push(result.items.length);
-              token = result.nextPageToken;
-              if (pageLengths.length > rows.length + 2) throw new Error('pagination does not end');
-            } while (token !== null);
+        fc.asyncProperty(fc.uniqueArray(rowArb, { selector: (r) => r.name, maxLength: 30 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (rows, pageSize, userOnly) => {
+          const tenantId = `tenant-${++run}`;
+          await store().tenants.ensure(tenantId, 0);
+          // Rows of wave w are inserted just before page w is fetched; wave 0 before the walk.
+          const insertWave = async (wave: number) => {
+            for (const r of rows.filter((row) => row.wave === wave)) {
+              await store().indexes.insert(anIndex(tenantId, r.name, { kind: r.system ? 'system' : 'user' }));
+            }
+          };
+          await insertWave(0);
+          const expected = rows.filter((r) => r.wave === 0);
+          const served: string[] = [];
+          const pageLengths: number[] = [];
+          let token: string | null = null;
+          do {
+            const page = pageLengths.length;
+            if (page > 0) {
+              await insertWave(page);
+              // A keyset page starts after the last name served: later rows before it are not seen.
+              const cursor = served.at(-1) ?? '';
+              expected.push(...rows.filter((r) => r.wave === page && r.name > cursor));
+            }
+            const result = await store().indexes.list(tenantId, {
+              pageSize,
+              ...(userOnly ? { kind: 'user' as const } : {}),
+              ...(token === null ? {} : { pageToken: token }),
+            });
+            served.push(...result.items.map((i) => i.name));
+            pageLengths.push(result.items.length);
+            token = result.nextPageToken;
+            if (pageLengths.length > rows.length + 2) throw new Error('pagination does not end');
+          } while (token !== null);
 
-            const wanted = (r: { system: boolean }) => !userOnly || !r.system;
-            expect(served).toEqual(expected.filter(wanted).map((r) => r.name).sort(byteOrder));
-            expect(pageLengths.slice(0, -1).every((n) => n === pageSize)).toBe(true);
-            const everything = await store().indexes.list(tenantId, { pageSize: 1000, ...(userOnly ? { kind: 'user' as const } : {}) });
-            const inserted = rows.filter((r) => r.wave < pageLengths.length);
-            expect(everything.items.map((i) => i.name)).toEqual(inserted.filter(wanted).map((r) => r.name).sort(byteOrder));
-          },
-        ),
+          const wanted = (r: { system: boolean }) => !userOnly || !r.system;
+          expect(served).toEqual(
+            expected
+              .filter(wanted)
+              .map((r) => r.name)
+              .sort(byteOrder),
+          );
+          expect(pageLengths.slice(0, -1).every((n) => n === pageSize)).toBe(true);
+          const everything = await store().indexes.list(tenantId, { pageSize: 1000, ...(userOnly ? { kind: 'user' as const } : {}) });
+          const inserted = rows.filter((r) => r.wave < pageLengths.length);
+          expect(everything.items.map((i) => i.name)).toEqual(
+            inserted
+              .filter(wanted)
+              .map((r) => r.name)
+              .sort(byteOrder),
+          );
+        }),
         { numRuns: 40 },
       );
     });

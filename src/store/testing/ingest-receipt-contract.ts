@@ -27,7 +27,13 @@ export function describeIngestReceiptContract(store: () => Store): void {
         updatedAt: 1002,
       });
       await receipts.finish('acme', 'idx-1', 'a', { ingested: 501, rejected: 0 }, 1003);
-      expect(await receipts.get('acme', 'idx-1', 'a')).toMatchObject({ state: 'done', sequenceRanges: [], summary: { ingested: 501, rejected: 0 }, createdAt: 1000, updatedAt: 1003 });
+      expect(await receipts.get('acme', 'idx-1', 'a')).toMatchObject({
+        state: 'done',
+        sequenceRanges: [],
+        summary: { ingested: 501, rejected: 0 },
+        createdAt: 1000,
+        updatedAt: 1003,
+      });
     });
 
     it('begin again starts over: no ranges, no answer', async () => {

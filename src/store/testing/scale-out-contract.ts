@@ -51,7 +51,10 @@ export function describeScaleOutContract(store: () => Store): void {
 
     it('of many claimants racing for a free or expired lease, exactly one wins', async () => {
       const leases = store().leases;
-      for (const [round, nowMs] of [[1, t], [2, t + 2 * minute]] as const) {
+      for (const [round, nowMs] of [
+        [1, t],
+        [2, t + 2 * minute],
+      ] as const) {
         const wins = await Promise.all(Array.from({ length: 8 }, (_, i) => leases.claim('maintenance', `s${round}-${i}`, nowMs, nowMs + minute)));
         expect(wins.filter(Boolean)).toHaveLength(1);
       }

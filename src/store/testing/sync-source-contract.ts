@@ -95,7 +95,7 @@ export function describeSyncSourceContract(store: () => Store): void {
       await expect(store().syncSources.updateSinkKeys('acme', source.id, { b: [foreignSink.id] }, 6000)).rejects.toThrow(ValidationError);
     });
 
-    it('applySync creates, changes and deletes the source\'s rules, records the commit and the audit entry, at once', async () => {
+    it("applySync creates, changes and deletes the source's rules, records the commit and the audit entry, at once", async () => {
       const source = aSyncSource('acme');
       await store().syncSources.insert(source);
       const kept = aRule('acme', { detectionRuleSyncId: source.id, syncKey: 'k/kept', eventSinkIds: [sinkA.id] });
@@ -105,10 +105,7 @@ export function describeSyncSourceContract(store: () => Store): void {
       const created = aRule('acme', { detectionRuleSyncId: source.id, syncKey: 'k/new', eventSinkIds: [sinkB.id, sinkA.id], createdAt: 1_700_000_100_000 });
       const commit = commitOf(source, { creates: [created], updates: [{ id: kept.id, changes: { name: 'renamed', eventSinkIds: [sinkB.id] } }], deletes: [gone.id] });
       expect(await store().syncSources.applySync(commit)).toBe(true);
-      expect(await store().syncSources.rules('acme', source.id)).toEqual([
-        { ...kept, name: 'renamed', eventSinkIds: [sinkB.id], updatedAt: commit.atMs },
-        created,
-      ]);
+      expect(await store().syncSources.rules('acme', source.id)).toEqual([{ ...kept, name: 'renamed', eventSinkIds: [sinkB.id], updatedAt: commit.atMs }, created]);
       expect(await store().rules.get('acme', unrelated.id)).toEqual(unrelated);
       expect(await store().syncSources.get('acme', source.id)).toEqual({
         ...source,
@@ -121,7 +118,7 @@ export function describeSyncSourceContract(store: () => Store): void {
       expect(await store().audit.listUnshipped(10)).toEqual([commit.audit]);
     });
 
-    it('applySync over a stale revision, or of another tenant\'s source, writes nothing', async () => {
+    it("applySync over a stale revision, or of another tenant's source, writes nothing", async () => {
       const source = aSyncSource('acme');
       await store().syncSources.insert(source);
       expect(await store().syncSources.applySync(commitOf(source, {}))).toBe(true);

@@ -37,7 +37,11 @@ export function compiledOrErrors(query: string, context: AnalysisContext, compil
 /** One test per golden file of `dir`: `render` of its query must equal its expected part (rewritten with UPDATE_GOLDEN=1). */
 export function itMatchesGoldenFiles(dir: string, render: (query: string, file: string) => string): void {
   const update = process.env.UPDATE_GOLDEN === '1';
-  it.each(readdirSync(dir).filter((f) => f.endsWith('.txt')).sort())('%s', (file) => {
+  it.each(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .sort(),
+  )('%s', (file) => {
     const path = join(dir, file);
     const golden = readGolden(readFileSync(path, 'utf8'));
     const actual = render(golden.query, file);

@@ -25,7 +25,10 @@ export const stringTerm: fc.Arbitrary<StringValue> = fc
   .tuple(fc.array(fc.string({ unit: valueChar, maxLength: 3 }), { minLength: 1, maxLength: 3 }), quote)
   .map(([segments, q]) => ({ ...str('', q), segments }));
 
-const term = fc.oneof(stringTerm, fc.integer({ min: -3, max: 12 }).map((n) => num(n)));
+const term = fc.oneof(
+  stringTerm,
+  fc.integer({ min: -3, max: 12 }).map((n) => num(n)),
+);
 const columnPattern = fc.constantFrom('a', 'b', 'tags[*]', '*', '**', 'x.y', 'missing');
 
 const valueExpr: fc.Arbitrary<ValueExpr> = fc.letrec<{ v: ValueExpr }>((tie) => ({
@@ -44,9 +47,7 @@ export const filter: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     term.map((t) => text(t)),
     fc.tuple(columnPattern, fc.constantFrom(':' as const, '=' as const), valueExpr).map(([c, op, v]) => match(c, op, v)),
-    fc
-      .tuple(columnPattern, fc.constantFrom('<' as const, '<=' as const, '>' as const, '>=' as const), fc.integer({ min: -3, max: 12 }))
-      .map(([c, op, n]) => compare(c, op, n)),
+    fc.tuple(columnPattern, fc.constantFrom('<' as const, '<=' as const, '>' as const, '>=' as const), fc.integer({ min: -3, max: 12 })).map(([c, op, n]) => compare(c, op, n)),
     fc.constantFrom('main', 'other').map((name) => index(name)),
     fc.array(tie('f'), { minLength: 2, maxLength: 3 }).map((xs) => and(...xs)),
     fc.array(tie('f'), { minLength: 2, maxLength: 3 }).map((xs) => or(...xs)),

@@ -122,9 +122,7 @@ export const not = (operand: Filter): Filter => ({ kind: 'not', operand, span })
 /** `@index=…`: a string is a name; `{ id, name }` the braced form. */
 export function index(...targets: Array<string | { id?: string; name?: string }>): Filter {
   const list: IndexTarget[] = targets.map((t) =>
-    typeof t === 'string'
-      ? { kind: 'indexTarget', name: t, id: null, span }
-      : { kind: 'indexTarget', name: t.name ?? null, id: t.id ?? null, span },
+    typeof t === 'string' ? { kind: 'indexTarget', name: t, id: null, span } : { kind: 'indexTarget', name: t.name ?? null, id: t.id ?? null, span },
   );
   return { kind: 'index', targets: list, span };
 }
