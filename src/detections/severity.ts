@@ -1,7 +1,7 @@
 import { ValidationError } from '../core/index.js';
 import type { Severity } from '../domain/index.js';
 
-/** The severity names of interface 2.4, in OCSF order, with their OCSF ids. */
+/** The severity names of docs/interface.md 2.4, in OCSF order, with their OCSF ids. */
 export const severityIds: Readonly<Record<Severity, number>> = {
   Unknown: 0,
   Informational: 1,

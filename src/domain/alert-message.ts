@@ -21,7 +21,7 @@ export interface AlertMessage {
   readonly name: string;
   readonly description: string;
   readonly queryText: string;
-  /** OCSF severity name and id (interface 2.4). */
+  /** OCSF severity name and id (docs/interface.md 2.4). */
   readonly severity: Severity;
   readonly severityId: number;
   readonly tags: readonly string[];

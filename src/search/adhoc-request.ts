@@ -1,5 +1,5 @@
 /**
- * The ad hoc query request (interface 2.1) checked and turned into what execution needs. The
+ * The ad hoc query request (docs/interface.md 2.1) checked and turned into what execution needs. The
  * HTTP schema already bounds the types; this adds what a schema cannot say (RFC 3339 times,
  * start before end), so the CLI and the API refuse the same things the same way. Any RFC 3339
  * time is taken: the range is then clamped to the instants events can have (1900 to 2262), so

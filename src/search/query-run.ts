@@ -236,7 +236,7 @@ export class QueryRun extends BackgroundRun {
       let { compiled, result } = await read(!unbounded);
       if (unbounded && !this.cancelled && !(await this.rangeHoldsEveryEvent(scope))) ({ compiled, result } = await read(true));
       if (this.cancelled) return;
-      // Aggregated tables ignore max_rows (interface 2.1); event results obey it.
+      // Aggregated tables ignore max_rows (docs/interface.md 2.1); event results obey it.
       const bounds = { maxRows: this.kind === 'table' ? Number.POSITIVE_INFINITY : request.maxRows, maxBytes: this.budget.remaining };
       const decoded = await decodeBounded(compiled.output, result.rows, plan.indexNames, bounds, this.abort.signal);
       if (this.cancelled) return;

@@ -1,5 +1,5 @@
 /**
- * Ad hoc queries for the API and the CLI (interface 4.1): start, progress, cancel and blocking
+ * Ad hoc queries for the API and the CLI (docs/interface.md 4.1): start, progress, cancel and blocking
  * queries, histograms, field values and explain, with the concurrency limits and the record
  * lifetime an operator configures. Rule windows are the other side of search (`windows`,
  * window-queries.ts). Query
@@ -25,7 +25,7 @@ import { WindowQueries } from './window-queries.js';
 export type { QueryResult, TimeRange } from './query-result.js';
 
 export interface SearchSettings {
-  /** A blocking query that runs longer is cancelled and answers 504 (interface 8: 300 s). */
+  /** A blocking query that runs longer is cancelled and answers 504 (docs/interface.md 8: 300 s). */
   readonly blockingTimeoutS: number;
   /** How long a finished query's record answers `query_progress` (default 10 minutes). */
   readonly resultTtlS: number;

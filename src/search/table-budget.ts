@@ -1,5 +1,5 @@
 /**
- * `max_bytes` bounds our in-memory table (interface 2.1). A row is counted as JavaScript holds
+ * `max_bytes` bounds our in-memory table (docs/interface.md 2.1). A row is counted as JavaScript holds
  * it: each column name and string value at two bytes per UTF-16 unit, eight bytes per number,
  * plus a fixed 32 bytes per cell and per row for the object and array slots.
  */

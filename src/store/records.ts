@@ -100,7 +100,7 @@ export interface DetectionRuleRecord {
   readonly lastAlertedAt: number | null;
 }
 
-/** A rule as listings return it: without its sink ids (interface 4.2). */
+/** A rule as listings return it: without its sink ids (docs/interface.md 4.2). */
 export type DetectionRuleSummary = Omit<DetectionRuleRecord, 'eventSinkIds'>;
 
 /**
