@@ -4,7 +4,7 @@
  * own minute (the one field added to the event), the scheduler catches up those windows, and a window detects exactly when the
  * test expects it to.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/services/index.js';
 import { peerRules } from '../peer/peer-rules.js';
@@ -15,7 +15,11 @@ interface PeerTest {
   readonly expected: boolean;
   readonly event: Record<string, unknown>;
 }
-const dataset = JSON.parse(readFileSync(new URL('../../../shared/datasets/peer-detection-tests.json', import.meta.url), 'utf8')) as { rule_id: string; tests: PeerTest[] }[];
+// The peer suite is read from the shared datasets beside the checkout (never shipped with it):
+// without them, as in a clone elsewhere, the suite is skipped and says why.
+const datasetFile = new URL('../../../shared/datasets/peer-detection-tests.json', import.meta.url);
+const dataset = existsSync(datasetFile) ? (JSON.parse(readFileSync(datasetFile, 'utf8')) as { rule_id: string; tests: PeerTest[] }[]) : null;
+if (dataset === null) console.warn(`peer detection suite skipped: ${datasetFile.pathname} is missing (the shared datasets sit beside the checkout)`);
 
 let d: DetectionHarness;
 beforeAll(async () => {
@@ -23,14 +27,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => d?.close());
 
-describe('the peer detection suite', () => {
+(dataset === null ? describe.skip : describe)('the peer detection suite', () => {
   it(`holds for the ${peerRules.length} translated rules, test by test`, async () => {
     expect(peerRules.length).toBeGreaterThanOrEqual(30);
     const tenant = 'peer';
     const key = await d.h.keyFor(tenant);
     const services = d.h.runtime.services;
     const cases = peerRules.map((rule, n) => {
-      const peer = dataset.find((r) => r.rule_id === rule.peer);
+      const peer = dataset?.find((r) => r.rule_id === rule.peer);
       if (!peer) throw new Error(`no peer rule ${rule.peer}`);
       return { rule, index: `p${n}`, tests: peer.tests, ruleId: '' };
     });
