@@ -87,6 +87,11 @@ export interface ChdbEngineOptions {
  */
 export type Workload = { readonly kind: 'adhoc'; readonly tenant: string } | { readonly kind: 'detection' };
 
+/** A tenant's ad hoc work (searches, histograms, field values, rule previews and tests): what the engine shares its sessions by. */
+export function adhocWorkload(tenant: string): Workload {
+  return { kind: 'adhoc', tenant };
+}
+
 export interface EngineQueryOptions {
   /** Tag stored as `log_comment`: finds the query for progress and cancellation. */
   readonly tag?: string;

@@ -4,6 +4,7 @@
  * Imports only core.
  */
 export type * from './engine.js';
+export { adhocWorkload } from './engine.js';
 export { catalogDaysExact } from './catalog-days.js';
 export { timeExtentsOf } from './time-extents.js';
 export { createSchemaStatements, createVersionTableStatement, schemaMigrations, schemaVersion, type SchemaMigration, type SchemaOptions } from './schema.js';

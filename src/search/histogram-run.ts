@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../core/index.js';
 import { BackgroundRun } from './background-run.js';
-import type { Engine } from '../engine/index.js';
+import { adhocWorkload, type Engine } from '../engine/index.js';
 import { compileRowHistogram, compileTimeHistogram } from '../query/index.js';
 import type { DecodedRow } from './decode-rows.js';
 import { histogramSlices, type BucketPlan } from './histogram-buckets.js';
@@ -64,7 +64,7 @@ export class HistogramRun extends BackgroundRun {
     const gridEndNs = gridStartNs + ((range.endNs - gridStartNs + gridNs - 1n) / gridNs) * gridNs;
     const counted = await this.deps.engine.query<{ bucket: number; rows: string }>(
       compileTimeHistogram(plan.analyzed, { tenant, startNs: gridStartNs, endNs: gridEndNs }, gridNs),
-      { signal, workload: { kind: 'adhoc', tenant } },
+      { signal, workload: adhocWorkload(tenant) },
     );
     this.bytesScanned += counted.stats.bytesRead;
     const cells = counted.rows.map((row) => ({ index: Number(row.bucket), rows: Number(row.rows) }));
@@ -78,7 +78,7 @@ export class HistogramRun extends BackgroundRun {
         bucketNs: buckets.bucketNs,
         partialWords: slice.rows >= partialWordsRows,
       });
-      const result = await this.deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, { settings: compiled.settings, signal, workload: { kind: 'adhoc', tenant } });
+      const result = await this.deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, { settings: compiled.settings, signal, workload: adhocWorkload(tenant) });
       if (signal.aborted) return;
       this.bytesScanned += result.stats.bytesRead;
       for (const row of result.rows) this.counts.set(BigInt(row.bucket), (this.counts.get(BigInt(row.bucket)) ?? 0) + Number(row.rows));

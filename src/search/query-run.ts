@@ -14,7 +14,7 @@ export type { QuerySnapshot, QueryStatus } from './query-snapshot.js';
 
 /** A search reading at most this many rows after the indexes (32 granules) runs as one statement. */
 export const selectiveReadRows = 32 * 8192;
-import type { Engine, Workload } from '../engine/index.js';
+import { adhocWorkload, type Engine, type Workload } from '../engine/index.js';
 import { compileQuery, compileTimeHistogram, isSliceable, narrowsByTextIndex, type CompiledOutput } from '../query/index.js';
 import type { AdhocQuery } from './adhoc-request.js';
 import { decodeBounded } from './decode-bounded.js';
@@ -75,7 +75,7 @@ export class QueryRun extends BackgroundRun {
 
   /** Every statement of the run is its tenant's ad hoc work: the engine shares sessions by it. */
   private get workload(): Workload {
-    return { kind: 'adhoc', tenant: this.request.tenant };
+    return adhocWorkload(this.request.tenant);
   }
 
   private async execute(plan: QueryPlan): Promise<void> {

@@ -17,6 +17,7 @@
  * Windows are whole minutes (their ends are multiples of the run frequency, their length a
  * multiple of 60 s), so per-minute counts are exact per window.
  */
+import { adhocWorkload } from '../engine/index.js';
 import { compileQuery, compileRowHistogram, isSliceable } from '../query/index.js';
 import { decodeRows } from './decode-rows.js';
 import { MinuteCounts, minuteMs } from './minute-counts.js';
@@ -69,7 +70,7 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
 async function runWindow(deps: RuleWindowsDeps, window: MinuteWindow): Promise<WindowRows> {
   deps.onStatement?.('window');
   const compiled = compileQuery(deps.plan.analyzed, { tenant: deps.tenant, ...toRange(window), order: 'asc', limit: deps.maxRows });
-  const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
+  const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: adhocWorkload(deps.tenant) });
   const rows = decodeRows(compiled.output, result.rows, deps.plan.indexNames);
   return { columns: resultColumns(compiled.output, rows), rows };
 }
@@ -81,7 +82,7 @@ async function minuteCounts(deps: RuleWindowsDeps, span: MinuteWindow): Promise<
   const result = await deps.engine.query<{ bucket: string; rows: number }>(compiled.sql, {
     settings: compiled.settings,
     signal: deps.signal,
-    workload: { kind: 'adhoc', tenant: deps.tenant },
+    workload: adhocWorkload(deps.tenant),
   });
   return new MinuteCounts(span.startMs, (span.endMs - span.startMs) / minuteMs, result.rows);
 }

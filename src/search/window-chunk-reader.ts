@@ -1,3 +1,4 @@
+import { adhocWorkload } from '../engine/index.js';
 import { compileQuery } from '../query/index.js';
 import { decodeRows, type DecodedRow } from './decode-rows.js';
 import type { MinuteCounts } from './minute-counts.js';
@@ -73,7 +74,7 @@ export class ChunkReader {
       order: 'asc',
       partialWords: this.counts.between(range.startMs, range.endMs) >= partialWordsRows,
     });
-    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
+    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: adhocWorkload(deps.tenant) });
     for (const row of decodeRows(compiled.output, result.rows, deps.plan.indexNames)) {
       this.rows.push(row);
       this.times.push(BigInt(row.rowId?.t ?? '0'));

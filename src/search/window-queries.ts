@@ -6,7 +6,7 @@
  * runs, previews held as the tenant's blocking work).
  */
 import { clampToEventSpan } from '../core/index.js';
-import type { Engine, Workload } from '../engine/index.js';
+import { adhocWorkload, type Engine, type Workload } from '../engine/index.js';
 import type { QueryPlanner } from './query-planner.js';
 import type { QueryResult, TimeRange } from './query-result.js';
 import { ruleWindowResults, type MinuteWindow, type WindowRows } from './rule-windows.js';
@@ -40,7 +40,7 @@ export class WindowQueries {
    * hoc work.
    */
   async runOnce(tenant: string, text: string, range: TimeRange, maxRows: number, signal?: AbortSignal): Promise<QueryResult> {
-    const query = await this.prepareWith(tenant, text, range, maxRows, { kind: 'adhoc', tenant });
+    const query = await this.prepareWith(tenant, text, range, maxRows, adhocWorkload(tenant));
     return runShortRange(this.engine, query, signal);
   }
 

@@ -1,3 +1,4 @@
+import { adhocWorkload } from '../engine/index.js';
 import { compileWindowedQuery, windowIndexColumn } from '../query/index.js';
 import { decodeRows, type DecodedRow } from './decode-rows.js';
 import { readCompiled } from './read-events.js';
@@ -54,7 +55,7 @@ export class WindowedReader {
     // eslint-disable-next-line no-restricted-syntax -- internal invariant: callers pick the reader by query shape
     if (compiled === null) throw new Error('a row-wise query is read in chunks, not grouped by window');
     deps.onStatement?.('grouped');
-    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: { kind: 'adhoc', tenant: deps.tenant } });
+    const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: adhocWorkload(deps.tenant) });
     const byWindow = new Map<number, Record<string, unknown>[]>();
     for (const row of result.rows) {
       const k = from + Number(row[windowIndexColumn]);
