@@ -99,6 +99,8 @@ async function countRows(db: Kysely<StoreDatabase>, table: CopiedTable): Promise
 
 /** Rows read from the source per statement. */
 const rowsPerRead = 5_000;
+/** The source's rowid under a name no table has. */
+const rowIdColumn = '__vigil_copy_rowid';
 
 /**
  * Copies one table's rows from the source into the target in multi-row inserts, reading the
@@ -130,6 +132,3 @@ async function copyTable(from: Kysely<StoreDatabase>, to: Kysely<StoreDatabase>,
     copied += records.length;
   }
 }
-
-/** The source's rowid under a name no table has. */
-const rowIdColumn = '__vigil_copy_rowid';
