@@ -14,6 +14,8 @@ export interface CliIngestOptions {
   readonly keepDataDir: boolean;
   /** Write a V8 CPU profile of the vigil process here and summarize it (adds a little overhead). */
   readonly profileDir?: string;
+  /** Run the CLI under `taskset -c <cpus>` (e.g. `0` for one core). */
+  readonly cpus?: string;
   readonly log: (line: string) => void;
 }
 
@@ -45,7 +47,8 @@ export async function benchCliIngest(options: CliIngestOptions): Promise<IngestR
     );
     options.log(`cli: node bin/vigil.js ingest --data-dir ${dataDir} --tenant bench --index replay --create-index --quiet --json FILE`);
     // cwd is the empty data dir, so no ./vigil.config.json of the caller is picked up.
-    const run = await runMeasured(node, args, { cwd: dataDir, env: benchEnv() });
+    const [command, argv] = options.cpus === undefined ? [node, args] : ['taskset', ['-c', options.cpus, node, ...args]];
+    const run = await runMeasured(command, argv, { cwd: dataDir, env: benchEnv() });
     if (run.exitCode !== 0 && run.exitCode !== exitSomeRejected) {
       throw new Error(`vigil ingest exited with ${run.exitCode}: ${run.stderr.trim().slice(-2000) || run.stdout.trim().slice(-2000)}`);
     }

@@ -8,6 +8,7 @@ import { runConsoleBench } from './console-bench.js';
 import { runDetectionsBench } from './detections-bench.js';
 import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
+import { runIngestCompare } from './ingest-compare.js';
 import { runPreviewBench } from './preview-bench.js';
 import { runQueryBench } from './query-bench.js';
 import { runShippersBench } from './shippers-bench.js';
@@ -18,6 +19,7 @@ type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 
 const benchmarks: Readonly<Record<string, Benchmark>> = {
   ingest: runIngestBench,
+  'ingest-compare': runIngestCompare,
   query: runQueryBench,
   'fuzz-parser': runFuzzParser,
   detections: runDetectionsBench,

@@ -56,13 +56,16 @@ export interface TimeExtent extends TimeSpan {
   readonly indexId: string;
 }
 
+/** One event as `encodeEventRow` serialized it, opaque to its callers. */
+export type EncodedEventRow = Uint8Array;
+
 /**
  * Rows encoded by `encodeEventRow`, and for each index they write to, the span of their times
  * (`timeExtentsOf` builds them). Every row's time must fall in its index's extent: queries leave
  * out time bounds that the extents show to hold every event.
  */
 export interface EventBatch {
-  readonly rows: readonly string[];
+  readonly rows: readonly EncodedEventRow[];
   readonly extents: readonly TimeExtent[];
 }
 
@@ -168,8 +171,8 @@ export interface EngineStorageStats {
 export interface Engine {
   /** Creates or upgrades the schema. Idempotent. */
   init(): Promise<void>;
-  /** Serializes one event for `insertEvents`; ingest builds batches of these strings. */
-  encodeEventRow(row: EventRowInput): string;
+  /** Serializes one event for `insertEvents`; ingest builds batches of these rows. */
+  encodeEventRow(row: EventRowInput): EncodedEventRow;
   /**
    * Writes encoded rows durably (fsync) before resolving. One call is one atomic insert of the
    * rows; the batch's time extents are recorded first (`writtenTimeSpan`).

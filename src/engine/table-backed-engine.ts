@@ -7,6 +7,7 @@ import type {
   EngineQueryResult,
   EngineStorageStats,
   EventAnswer,
+  EncodedEventRow,
   EventBatch,
   EventRowInput,
   FieldInfo,
@@ -45,7 +46,7 @@ export abstract class TableBackedEngine implements Engine {
   }
 
   /** Writes encoded rows to `logs` as one insert, durably. */
-  protected abstract insertRows(encodedRows: readonly string[]): Promise<void>;
+  protected abstract insertRows(encodedRows: readonly EncodedEventRow[]): Promise<void>;
   abstract stream<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): AsyncIterable<Row[]>;
   abstract exec(sql: string, options?: EngineQueryOptions): Promise<void>;
   abstract runningQuery(tag: string): Promise<RunningQuery | null>;
@@ -97,7 +98,7 @@ export abstract class TableBackedEngine implements Engine {
     return this.exec(deleteLookupRows(tenant, tableId, keep, mutationTarget('lookup_rows', this.schema)));
   }
 
-  encodeEventRow(row: EventRowInput): string {
+  encodeEventRow(row: EventRowInput): EncodedEventRow {
     return encodeEventRow(row);
   }
 

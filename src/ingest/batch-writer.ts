@@ -1,5 +1,5 @@
 import { EngineError, VigilError } from '../core/index.js';
-import { isRowDataError, type EventRowInput } from '../engine/index.js';
+import { isRowDataError, type EncodedEventRow, type EventRowInput } from '../engine/index.js';
 import type { PendingRow } from './build-event-row.js';
 import type { IngestDependencies } from './ingest-types.js';
 
@@ -72,7 +72,7 @@ export class BatchWriter {
     const first = await this.deps.reserveSequence(rows.length);
     const { engine } = this.deps;
     const { tenant, indexId, sourceType } = this.scope;
-    const encoded = new Array<string>(rows.length);
+    const encoded = new Array<EncodedEventRow>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] as PendingRow;
       const row: EventRowInput = {
@@ -108,7 +108,7 @@ export class BatchWriter {
    * itself), inserts each half apart, down to single rows, so one bad value costs its own line
    * and never the batch. A failed insert writes nothing, so retrying its rows cannot duplicate.
    */
-  private async insert(rows: readonly PendingRow[], encoded: readonly string[], lineNos: readonly number[]): Promise<void> {
+  private async insert(rows: readonly PendingRow[], encoded: readonly EncodedEventRow[], lineNos: readonly number[]): Promise<void> {
     const { tenant, indexId } = this.scope;
     let minTsNs = (rows[0] as PendingRow).tsNs;
     let maxTsNs = minTsNs;

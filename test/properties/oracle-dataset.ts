@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { ChdbEngine } from '../../src/engine/chdb/index.js';
-import { timeExtentsOf, type Engine } from '../../src/engine/index.js';
+import { timeExtentsOf, type EncodedEventRow, type Engine } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
 import type { EvalEvent, FieldTypes, IndexInfo } from '../../src/query/index.js';
@@ -61,7 +61,7 @@ export async function buildOracleDataset(engine: Engine, tenant: string, indexes
     { seed: seed + 7, numRuns: 1 },
   );
   const events: EvalEvent[] = [];
-  const rows: string[] = [];
+  const rows: EncodedEventRow[] = [];
   (objects ?? []).forEach((object, i) => {
     const [second, where, nanos] = placement?.[i] ?? [0, 0, 0];
     // few distinct times, so ties between events are common and ordering by seq matters

@@ -18,6 +18,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Session } from 'chdb';
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 const slowToken = 'vigiltestslowquery';
 const slowMs = 30_000;
@@ -170,27 +173,67 @@ async function streamStatement(sql: string, database: string, format: string, re
   }
 }
 
-async function insert(query: string, data: string, database: string, settings: Record<string, string>): Promise<void> {
-  const match = /^\s*INSERT\s+INTO\s+(\S+)\s+FORMAT\s+(\w+)\s*$/i.exec(query);
+/**
+ * An insert with its data as the body: `INSERT INTO t [(columns)] FORMAT f`. Text formats go
+ * through chDB's inline insert; RowBinary, which that path mangles on certain bytes, is read from
+ * a file with the structure the server knows from its table, as ClickHouse would read the body.
+ */
+async function insert(query: string, data: Buffer, database: string, settings: Record<string, string>): Promise<void> {
+  const match = /^\s*INSERT\s+INTO\s+(\S+)\s*(?:\(([^)]*)\))?\s+FORMAT\s+(\w+)\s*$/i.exec(query);
   if (!match) throw new ClickHouseFailure(`Code: 62. DB::Exception: test server: cannot read insert statement ${JSON.stringify(query)}. (SYNTAX_ERROR)`, 62);
-  const [, table = '', format = ''] = match;
+  const [, name = '', columnList, format = ''] = match;
+  const table = name.includes('.') ? name : `${database}.${name}`;
   const pooled = await acquire();
   try {
     if (pooled.database !== database) {
       await pooled.session.queryAsync(`USE ${quoteIdentifier(database)}`, { format: 'TabSeparated' });
       pooled.database = database;
     }
-    await pooled.session.insert({ table: table.includes('.') ? table : `${database}.${table}`, values: data, format: format as 'JSONEachRow', settings });
+    if (format !== 'RowBinary') {
+      await pooled.session.insert({ table, values: data.toString('utf8'), format: format as 'JSONEachRow', settings });
+      return;
+    }
+    const columns = columnList?.split(',').map((c) => c.trim()) ?? null;
+    const [db, tableName] = table.split('.') as [string, string];
+    const described = await pooled.session.queryAsync(
+      `SELECT name, type FROM system.columns WHERE database = ${sqlText(db)} AND table = ${sqlText(tableName)} AND default_kind = '' ORDER BY position`,
+      { format: 'JSONEachRow' },
+    );
+    const types = new Map(
+      described
+        .text()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { name: string; type: string })
+        .map((c) => [c.name, c.type]),
+    );
+    const names = columns ?? [...types.keys()];
+    const structure = names.map((column) => `${column} ${types.get(column) ?? 'String'}`).join(', ');
+    const file = join(dataDir as string, `insert-${randomUUID()}.bin`);
+    await writeFile(file, data);
+    try {
+      const settingsText = Object.entries(settings).map(([key, value]) => `${key} = ${/^-?\d+$/.test(value) ? value : sqlText(value)}`);
+      await pooled.session.queryAsync(
+        `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM file(${sqlText(file)}, RowBinary, ${sqlText(structure)})${settingsText.length ? ` SETTINGS ${settingsText.join(', ')}` : ''}`,
+        { format: 'TabSeparated' },
+      );
+    } finally {
+      await rm(file, { force: true });
+    }
   } finally {
     release(pooled);
   }
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+function sqlText(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
 }
@@ -201,7 +244,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     response.end('Ok.\n');
     return;
   }
-  const body = await readBody(request);
+  const data = await readBody(request);
+  const body = data.toString('utf8');
   const database = url.searchParams.get('database') ?? 'default';
   const format = String(request.headers['x-clickhouse-format'] ?? url.searchParams.get('default_format') ?? 'TabSeparated');
   const settings: Record<string, string> = {};
@@ -216,7 +260,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   });
   try {
     if (query !== null) {
-      await insert(query, body, database, settings);
+      await insert(query, data, database, settings);
       response.writeHead(200).end();
       return;
     }

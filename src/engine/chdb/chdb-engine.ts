@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { silentLogger, type Logger } from '../../core/index.js';
-import { eventInsertSettings } from '../encode-event-row.js';
-import type { ChdbEngineOptions, EngineQueryOptions, RunningQuery } from '../engine.js';
+import { sqlString } from '../../core/index.js';
+import { eventInsertColumnList, eventInsertSettings, eventInsertStructure } from '../encode-event-row.js';
+import type { ChdbEngineOptions, EncodedEventRow, EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
 import { TableBackedEngine } from '../table-backed-engine.js';
 import { TimeSpanCache } from '../time-span-cache.js';
+import { InsertFiles } from './insert-files.js';
 import { SessionRunner } from './session-runner.js';
 
 /**
@@ -15,6 +17,7 @@ import { SessionRunner } from './session-runner.js';
 export class ChdbEngine extends TableBackedEngine {
   private readonly limits: QueryLimits;
   private readonly runner: SessionRunner;
+  private readonly insertFiles: InsertFiles;
 
   constructor(options: ChdbEngineOptions, logger: Logger = silentLogger) {
     // The data dir is locked to one process (DataDirLock), so every write to it is made here.
@@ -24,15 +27,19 @@ export class ChdbEngine extends TableBackedEngine {
       maxMemoryUsageBytes: options.maxMemoryUsageBytes ?? defaultQueryLimits.maxMemoryUsageBytes,
     };
     this.runner = new SessionRunner(options.path, Math.max(1, options.poolSize ?? 4), logger);
+    this.insertFiles = new InsertFiles(options.path);
   }
 
-  protected async insertRows(encodedRows: readonly string[]): Promise<void> {
+  protected async insertRows(encodedRows: readonly EncodedEventRow[]): Promise<void> {
     const tag = newQueryTag();
     // Durability comes from the table (fsync_after_insert, fsync_part_directory): the promise
     // settles after the part is on disk.
-    const values = Buffer.from(encodedRows.join('\n'), 'utf8');
-    const settings = { ...eventInsertSettings, log_comment: tag };
-    await this.runner.run('inserting events', tag, 'write', undefined, (session) => session.insert({ table: 'logs', values, format: 'JSONEachRow', settings }));
+    const settings = settingsClause({ ...eventInsertSettings, log_comment: tag });
+    const insert = (file: string) => `INSERT INTO logs ${eventInsertColumnList} SELECT * FROM file(${sqlString(file)}, RowBinary, ${sqlString(eventInsertStructure)})${settings}`;
+    // The file is written inside the run, so that a full or unwritable disk fails the insert as the engine's own write would.
+    await this.runner.run('inserting events', tag, 'write', undefined, (session) =>
+      this.insertFiles.with(encodedRows, (file) => session.queryAsync(insert(file), { format: 'TabSeparated' })),
+    );
   }
 
   protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {

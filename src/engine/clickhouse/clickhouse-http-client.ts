@@ -13,7 +13,7 @@ export interface HttpStatementOptions {
   /** Settings sent as URL parameters (the insert's; queries carry theirs in SQL). */
   readonly settings?: Readonly<Record<string, SettingValue>>;
   /** Insert payload: the SQL then travels in the `query` parameter. */
-  readonly body?: string;
+  readonly body?: string | Uint8Array;
   readonly signal?: AbortSignal;
 }
 
@@ -76,7 +76,7 @@ export class ClickHouseHttpClient {
     for (const [name, value] of Object.entries(options.settings ?? {})) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { ...this.headers };
     if (options.format !== undefined) headers['X-ClickHouse-Format'] = options.format;
-    let body = sql;
+    let body: string | Uint8Array = sql;
     if (options.body !== undefined) {
       url.searchParams.set('query', sql);
       body = options.body;

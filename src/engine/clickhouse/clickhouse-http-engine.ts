@@ -1,6 +1,6 @@
 import { EngineError, ErrorCodes, messageOf, silentLogger, type Logger } from '../../core/index.js';
-import { eventInsertSettings } from '../encode-event-row.js';
-import type { EngineQueryOptions, RunningQuery } from '../engine.js';
+import { eventInsertColumnList, eventInsertSettings } from '../encode-event-row.js';
+import type { EncodedEventRow, EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits, type SettingValue } from '../query-settings.js';
 import type { SchemaOptions } from '../schema.js';
 import { sqlString } from '../../core/index.js';
@@ -46,9 +46,9 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
     };
   }
 
-  protected async insertRows(encodedRows: readonly string[]): Promise<void> {
+  protected async insertRows(encodedRows: readonly EncodedEventRow[]): Promise<void> {
     const settings: Record<string, SettingValue> = { ...eventInsertSettings, ...this.clusterSettings, log_comment: newQueryTag(), wait_end_of_query: 1, async_insert: 0 };
-    await this.send('inserting events', 'INSERT INTO logs FORMAT JSONEachRow', { settings, body: encodedRows.join('\n') });
+    await this.send('inserting events', `INSERT INTO logs ${eventInsertColumnList} FORMAT RowBinary`, { settings, body: Buffer.concat(encodedRows) });
   }
 
   protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {
@@ -127,7 +127,7 @@ FROM system.processes WHERE Settings['log_comment'] = ${sqlString(tag)}`,
   private async send(
     context: string,
     sql: string,
-    options: { format?: string; tag?: string; signal?: AbortSignal; settings?: Record<string, SettingValue>; body?: string },
+    options: { format?: string; tag?: string; signal?: AbortSignal; settings?: Record<string, SettingValue>; body?: string | Uint8Array },
   ): Promise<string> {
     this.checkOpen();
     const { signal, tag } = options;

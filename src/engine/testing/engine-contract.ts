@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError, ErrorCodes } from '../../core/index.js';
 import type { Engine } from '../engine.js';
+import { eventInsertColumns } from '../encode-event-row.js';
 import { schemaVersion } from '../schema.js';
 import { describeCancellationContract } from './cancellation-contract.js';
 import { describeCatalogContract } from './catalog-contract.js';
@@ -40,6 +41,14 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
         const result = await current().query<{ version: number }>('SELECT version FROM vigil_schema ORDER BY version');
         const everyVersion = Array.from({ length: schemaVersion }, (_, i) => ({ version: i + 1 }));
         expect(result.rows).toEqual(everyVersion);
+      });
+
+      it('writes events with the exact names and types of the columns of logs, in order', async () => {
+        // A structure that differs from the table makes the engine convert every row it reads.
+        const columns = await current().query<{ name: string; type: string }>(
+          "SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'logs' ORDER BY position",
+        );
+        expect(columns.rows.map((c) => [c.name, c.type])).toEqual(eventInsertColumns.map(([name, type]) => [name, type]));
       });
 
       it('ping answers', async () => {

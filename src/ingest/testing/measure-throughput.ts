@@ -12,7 +12,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { systemClock } from '../../core/index.js';
-import type { EventRowInput } from '../../engine/index.js';
+import { encodeEventRow } from '../../engine/index.js';
 import { buildPendingRow } from '../build-event-row.js';
 import { ingestStream } from '../ingest-stream.js';
 import { defaultTimestampFields } from '../ingest-types.js';
@@ -20,18 +20,6 @@ import { isJsonObject, parseJsonText } from '../parse-json-text.js';
 
 const file = process.argv[2] ?? new URL('../../../../shared/datasets/windows/otrf-windows-atomic-host.ndjson.gz', import.meta.url).pathname;
 const maxLines = Number(process.argv[3] ?? Number.POSITIVE_INFINITY);
-
-/** The engine's JSONEachRow shape (src/engine/encode-event-row.ts), copied to stay inside ingest's layer. */
-function encode(row: EventRowInput): string {
-  const raw = row.rawJson.charCodeAt(0) === 123 && row.rawJson.charCodeAt(row.rawJson.length - 1) === 125 ? row.rawJson : JSON.stringify(row.rawJson);
-  return (
-    `{"tenant":${JSON.stringify(row.tenant)},"idx":${JSON.stringify(row.indexId)}` +
-    `,"ts":${row.tsNs.toString()},"seq":${row.seq.toString()}` +
-    `,"source_type":${JSON.stringify(row.sourceType)},"ts_field":${JSON.stringify(row.tsField)}` +
-    `,"raw":${raw},"search_text":${JSON.stringify(row.searchText)},"attrs":${row.attrsJson}` +
-    `,"null_paths":${JSON.stringify(row.nullPaths)}}`
-  );
-}
 
 async function readLines(): Promise<string[]> {
   const lines: string[] = [];
@@ -52,7 +40,7 @@ function pureJs(lines: readonly string[]): { events: number; ms: number; chars: 
     const parsed = parseJsonText(line);
     if (!parsed.ok || !isJsonObject(parsed.value)) continue;
     const row = buildPendingRow(parsed.value, line, defaultTimestampFields, systemClock);
-    chars += encode({ tenant: 't', indexId: 'i', sourceType: 'custom:generic', seq: seq++, ...row }).length;
+    chars += encodeEventRow({ tenant: 't', indexId: 'i', sourceType: 'custom:generic', seq: seq++, ...row }).length;
   }
   return { events: lines.length, ms: performance.now() - start, chars };
 }
@@ -64,7 +52,7 @@ async function stream(): Promise<{ events: number; ms: number; bytes: number }> 
     createReadStream(file, { highWaterMark: 1 << 20 }),
     { tenantId: 't', indexId: 'i', timestampFields: defaultTimestampFields, sourceType: 'custom:generic' },
     {
-      engine: { encodeEventRow: encode, insertEvents: async (batch) => ({ rows: batch.rows.length }) },
+      engine: { encodeEventRow, insertEvents: async (batch) => ({ rows: batch.rows.length }) },
       reserveSequence: async (count) => {
         const first = next;
         next += BigInt(count);

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../core/index.js';
-import type { Engine, EventBatch, EventRowInput } from '../../engine/index.js';
+import type { EncodedEventRow, Engine, EventBatch, EventRowInput } from '../../engine/index.js';
 import type { IngestDependencies } from '../ingest-types.js';
 
 /** A row as the test double stores it: bigints as decimal strings so rows compare with toEqual. */
@@ -20,8 +20,8 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
   failOnInsert: ReadonlySet<number> = new Set();
   private inserts = 0;
 
-  encodeEventRow(row: EventRowInput): string {
-    return JSON.stringify({ ...row, tsNs: row.tsNs.toString(), seq: row.seq.toString() });
+  encodeEventRow(row: EventRowInput): EncodedEventRow {
+    return Buffer.from(JSON.stringify({ ...row, tsNs: row.tsNs.toString(), seq: row.seq.toString() }));
   }
 
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
@@ -31,7 +31,7 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
     try {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.failOnInsert.has(insert)) throw new Error(`insert ${insert} failed`);
-      const rows = batch.rows.map((text) => JSON.parse(text) as StoredRow);
+      const rows = batch.rows.map((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredRow);
       for (const row of rows) {
         const held = batch.extents.some((e) => e.tenant === row.tenant && e.indexId === row.indexId && e.minTsNs <= BigInt(row.tsNs) && BigInt(row.tsNs) <= e.maxTsNs);
         if (!held) throw new Error(`insert ${insert}: no time extent holds the row at ${row.tsNs} of index ${row.indexId}`);
