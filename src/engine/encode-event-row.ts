@@ -31,6 +31,25 @@ export const eventInsertStructure = eventInsertColumns.map(([name, type]) => `${
 // once to the largest row instead of being allocated per row.
 const writer = new RowBinaryWriter(64 * 1024);
 
+// Rows are copied into shared slabs, as views, rather than each into an ArrayBuffer of its own:
+// a batch of 20,000 Windows rows made 20,000 backing stores, and the garbage collector took a
+// tenth of ingest's main thread (a CPU profile of the Windows replay). A slab lives as long as
+// any row in it.
+const slabBytes = 8 * 1024 * 1024;
+let slab = Buffer.allocUnsafeSlow(slabBytes);
+let slabUsed = 0;
+
+function copyToSlab(bytes: Buffer): Uint8Array {
+  if (slabUsed + bytes.length > slab.length) {
+    slab = Buffer.allocUnsafeSlow(Math.max(slabBytes, bytes.length));
+    slabUsed = 0;
+  }
+  bytes.copy(slab, slabUsed);
+  const row = slab.subarray(slabUsed, slabUsed + bytes.length);
+  slabUsed += bytes.length;
+  return row;
+}
+
 /**
  * Serializes one event as a RowBinary row of `eventInsertColumns`. The engine reads it without
  * parsing text: on the Windows replay an insert cost 0.7 of the JSONEachRow lines it replaces,
@@ -54,7 +73,7 @@ export function encodeEventRow(row: EventRowInput): Uint8Array {
   writer.string(row.attrsJson);
   writer.varUInt(row.nullPaths.length);
   for (const path of row.nullPaths) writer.string(path);
-  return new Uint8Array(writer.bytes()); // a copy: the writer's buffer is the next row's
+  return copyToSlab(writer.bytes()); // a copy: the writer's buffer is the next row's
 }
 
 /** Insert settings that `encodeEventRow` rows need, shared by every adapter. */
