@@ -3,7 +3,7 @@ import { ManualClock } from '../core/index.js';
 import { alertTableRows, evaluateWindow, type RuleWindow } from './evaluate-window.js';
 import type { QueryRows, ResultRow, RunQuery, WindowQuery } from './run-query.js';
 import { InMemoryRuleMemory } from './in-memory-rule-memory.js';
-import { ruleRecord } from './testing/rule-fixtures.js';
+import { identityOf, ruleRecord } from './testing/rule-fixtures.js';
 
 const minute = 60_000;
 const t0 = Date.parse('2026-11-21T12:00:00Z');
@@ -13,14 +13,15 @@ const windowEnding = (endMs: number, rangeS = 300): RuleWindow => ({ startMs: en
 const event = (s: number, columns: Record<string, string | number | null>): ResultRow => ({ rowId: { t: String(BigInt(t0) * 1_000_000n), s: String(s) }, columns });
 const tableRow = (columns: Record<string, string | number | null>): ResultRow => ({ rowId: null, columns });
 
-function harness(answer: (query: WindowQuery) => QueryRows) {
+/** Answers each window's query with rows, and the identity its compiler gives them. */
+function harness(answer: (query: WindowQuery) => Omit<QueryRows, 'identity'>) {
   const clock = new ManualClock(t0 + 30_000);
   const memory = new InMemoryRuleMemory();
   const queries: WindowQuery[] = [];
   let n = 0;
   const runQuery: RunQuery = async (query) => {
     queries.push(query);
-    return answer(query);
+    return { identity: identityOf(query.queryText), ...answer(query) };
   };
   const deps = { runQuery, memory, clock, newId: () => `id-${++n}`, maxRows: 10_000 };
   return { clock, memory, queries, deps };

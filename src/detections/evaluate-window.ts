@@ -4,7 +4,7 @@ import type { AlertMessage } from '../domain/index.js';
 import type { DetectionRuleRecord } from '../store/index.js';
 import { detectionEvent } from './detection-event.js';
 import { renderAlertTemplate } from './render-template.js';
-import { rowIdentity, rowIdentityPlan } from './row-identity.js';
+import { rowIdentity } from './row-identity.js';
 import type { ResultRow, RunQuery } from './run-query.js';
 import { severityIds } from './severity.js';
 
@@ -86,8 +86,7 @@ export async function evaluateWindow(rule: DetectionRuleRecord, staging: boolean
   if (staging) return { ...empty, detections };
 
   // Debounce (E5): drop rows an overlapping window (one ending after this one's start) alerted.
-  const plan = rowIdentityPlan(rule.queryText);
-  const identities = result.rows.map((row) => rowIdentity(plan, row));
+  const identities = result.rows.map((row) => rowIdentity(result.identity, row));
   const alerted = rule.debounce ? await deps.memory.alertedIdentities(rule.id, window.startMs) : new Set<string>();
   const kept = result.rows.map((row, i) => ({ row, i, identity: identities[i] as string })).filter((r) => !alerted.has(r.identity));
   if (kept.length === 0) return { ...empty, detections, debouncedRows: result.rows.length };

@@ -12,7 +12,6 @@ export { checkRuleFields, checkRequiredRuleFields, ruleFieldNames, type RuleFiel
 export { EventSinkArgsChecker, eventSinkTypes, type EventSinkArgsInput, type SinkSecrets } from './event-sink-args.js';
 export type { QueryRows, ResultRow, RunQuery, WindowQuery } from './run-query.js';
 export { WindowQueryBatcher } from './window-query-batcher.js';
-export { rowIdentity } from './row-identity.js';
 export type { DetectionMetrics } from './detection-metrics.js';
 export { countPreviewWindows, maxPreviewWindows, previewRule, previewWindows, type PreviewedWindow, type PreviewWindowResult, type RulePreview } from './rule-preview.js';
 export type { RuleWindow } from './evaluate-window.js';

@@ -10,8 +10,9 @@ const t0 = Date.parse('2026-11-21T12:00:00Z');
 
 const event = (s: number, columns: Record<string, string | number | null>): ResultRow => ({ rowId: { t: String(BigInt(t0) * 1_000_000n), s: String(s) }, columns });
 
-async function* answers(windows: readonly RuleWindow[], rowsOf: (w: RuleWindow, i: number) => QueryRows): AsyncGenerator<PreviewWindowResult> {
-  for (const [i, window] of windows.entries()) yield { window, result: rowsOf(window, i) };
+/** Each window's rows, identified as the compiler identifies an event filter's (the rules here are). */
+async function* answers(windows: readonly RuleWindow[], rowsOf: (w: RuleWindow, i: number) => Omit<QueryRows, 'identity'>): AsyncGenerator<PreviewWindowResult> {
+  for (const [i, window] of windows.entries()) yield { window, result: { identity: { kind: 'event' }, ...rowsOf(window, i) } };
 }
 
 function deps(maxListed = 500) {
@@ -44,7 +45,8 @@ describe('previewRule', () => {
   const windows = previewWindows({ timeRangeS: 300, runFrequencyS: 60 }, t0, t0 + 10 * minute);
 
   it('lists the windows that alert, newest first, with their rows, and counts every window evaluated', async () => {
-    const rows = (i: number): QueryRows => (i === 2 || i === 8 ? { columns: ['@svc.datetime', 'user'], rows: [event(i, { user: `u${i}` })] } : { columns: [], rows: [] });
+    const rows = (i: number): Omit<QueryRows, 'identity'> =>
+      i === 2 || i === 8 ? { columns: ['@svc.datetime', 'user'], rows: [event(i, { user: `u${i}` })] } : { columns: [], rows: [] };
     const preview = await previewRule(
       ruleRecord(),
       answers(windows, (_, i) => rows(i)),

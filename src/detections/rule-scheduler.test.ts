@@ -16,8 +16,8 @@ let queries: WindowQuery[];
 let detections: Record<string, unknown>[];
 let answer: (query: WindowQuery) => Promise<QueryRows>;
 
-const oneRow: QueryRows = { columns: ['user'], rows: [{ rowId: null, columns: { user: 'a' } }] };
-const noRows: QueryRows = { columns: [], rows: [] };
+const oneRow: QueryRows = { columns: ['user'], rows: [{ rowId: null, columns: { user: 'a' } }], identity: { kind: 'event' } };
+const noRows: QueryRows = { columns: [], rows: [], identity: { kind: 'event' } };
 
 beforeEach(async () => {
   store = await createSqliteStore(':memory:');

@@ -1,4 +1,4 @@
-import type { TableValue } from '../query/index.js';
+import type { RowIdentityPlan, TableValue } from '../query/index.js';
 
 /** One window of one rule's query, as the evaluator asks for it. */
 export interface WindowQuery {
@@ -21,6 +21,8 @@ export interface ResultRow {
 export interface QueryRows {
   readonly columns: readonly string[];
   readonly rows: readonly ResultRow[];
+  /** What identifies a row for debounce (E5), as the query's compiler decided it. */
+  readonly identity: RowIdentityPlan;
 }
 
 /**

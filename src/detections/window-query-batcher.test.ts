@@ -10,7 +10,7 @@ interface Prepared {
 /** A runner that records each statement and answers when the test says so. */
 function recordingRunner() {
   const statements: { texts: string[]; signal: AbortSignal; finish: () => void }[] = [];
-  const rowsFor = (text: string): QueryRows => ({ columns: ['text'], rows: [{ rowId: null, columns: { text } }] });
+  const rowsFor = (text: string): QueryRows => ({ columns: ['text'], rows: [{ rowId: null, columns: { text } }], identity: { kind: 'event' } });
   const runner: WindowQueryRunner<Prepared> = {
     prepare: async (query) => ({ text: query.queryText, batchKey: query.queryText.startsWith('alone') ? null : `${query.tenantId}|${query.startNs}` }),
     runAlone: (prepared, signal) => new Promise((resolve) => statements.push({ texts: [prepared.text], signal, finish: () => resolve(rowsFor(prepared.text)) })),

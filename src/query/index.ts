@@ -39,6 +39,7 @@ export type { LookupTableInfo } from './lookup-outputs.js';
 export type { PredicatePlan } from './compiler/compile-filter.js';
 export type { RawColumnOp, TableColumn } from './compiler/sql-env.js';
 export { prettySql } from './compiler/pretty-sql.js';
+export { rowIdentityPlan, type RowIdentityPlan } from './compiler/row-identity.js';
 
 // The reference evaluator: the oracle of the property tests, and the scalar evaluator of templates.
 export * from './evaluator/index.js';

@@ -3,7 +3,7 @@ import type { CompiledOutput } from '../query/index.js';
 import { decodeBounded } from './decode-bounded.js';
 import { rowBytes } from './table-budget.js';
 
-const output: CompiledOutput = { kind: 'table', columns: [{ name: 'k', s: 'k_s', n: 'k_n' }], rowIdentity: false };
+const output: CompiledOutput = { kind: 'table', columns: [{ name: 'k', s: 'k_s', n: 'k_n' }], identity: { kind: 'rule' } };
 const engineRows = Array.from({ length: 2500 }, (_, i) => ({ k_s: `key-${i}`, k_n: null }));
 
 describe('decodeBounded', () => {

@@ -54,7 +54,7 @@ export function decodeRows(output: CompiledOutput, rows: readonly Record<string,
     return rows.map((row) => {
       const columns: ResultRow = Object.create(null) as ResultRow;
       for (const column of output.columns) columns[column.name] = pick(row[column.s], row[column.n]);
-      const rowId = output.rowIdentity ? { t: String(row.row_time_ns), s: String(row.row_seq) } : null;
+      const rowId = output.identity.kind === 'event' ? { t: String(row.row_time_ns), s: String(row.row_seq) } : null;
       return { rowId, columns };
     });
   }

@@ -279,5 +279,5 @@ function rowBounds(request: AdhocQuery): { after?: AdhocQuery['after']; before?:
 /** Aggregated tables have no events behind their rows; everything else is events in time order. */
 export function resultKind(plan: QueryPlan): 'events' | 'table' {
   const output = plan.compiled.output;
-  return output.kind === 'table' && !output.rowIdentity ? 'table' : 'events';
+  return output.kind === 'table' && output.identity.kind !== 'event' ? 'table' : 'events';
 }

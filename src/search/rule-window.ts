@@ -1,7 +1,9 @@
 /** What the readers of a rule's windows share (rule-windows.ts). */
 import type { Engine } from '../engine/index.js';
+import type { CompiledOutput, RowIdentityPlan } from '../query/index.js';
 import type { DecodedRow } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
+import { resultColumns } from './result-columns.js';
 import type { TimeRange } from './query-result.js';
 
 /** A window `[startMs, endMs)`, both whole minutes. */
@@ -13,6 +15,13 @@ export interface MinuteWindow {
 export interface WindowRows {
   readonly columns: readonly string[];
   readonly rows: readonly DecodedRow[];
+  /** What identifies a row for a rule's debounce: the compiled query's. */
+  readonly identity: RowIdentityPlan;
+}
+
+/** Decoded rows with their columns (D28) and identity, as the compiled query's output reads them. */
+export function windowRows(output: CompiledOutput, rows: readonly DecodedRow[]): WindowRows {
+  return { columns: resultColumns(output, rows), rows, identity: output.identity };
 }
 
 export interface RuleWindowsDeps {

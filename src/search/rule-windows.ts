@@ -22,8 +22,7 @@ import { compileQuery, compileRowHistogram, isSliceable } from '../query/index.j
 import { decodeRows } from './decode-rows.js';
 import { MinuteCounts, minuteMs } from './minute-counts.js';
 import { readCompiled } from './read-events.js';
-import { resultColumns } from './result-columns.js';
-import { msNs, toRange, type MinuteWindow, type RuleWindowsDeps, type WindowRows } from './rule-window.js';
+import { msNs, toRange, windowRows, type MinuteWindow, type RuleWindowsDeps, type WindowRows } from './rule-window.js';
 import { ChunkReader } from './window-chunk-reader.js';
 import { WindowedReader } from './windowed-reader.js';
 
@@ -55,7 +54,7 @@ export async function* ruleWindowResults(deps: RuleWindowsDeps, windows: readonl
     deps.signal.throwIfAborted();
     const n = countOf(window);
     let rows: WindowRows;
-    if (perEvent && n === 0) rows = { columns: resultColumns(deps.plan.compiled.output, []), rows: [] };
+    if (perEvent && n === 0) rows = windowRows(deps.plan.compiled.output, []);
     else if (reader !== null && n <= deps.maxRows) {
       await reader.readThrough(window);
       rows = reader.rowsOf(window);
@@ -72,7 +71,7 @@ async function runWindow(deps: RuleWindowsDeps, window: MinuteWindow): Promise<W
   const compiled = compileQuery(deps.plan.analyzed, { tenant: deps.tenant, ...toRange(window), order: 'asc', limit: deps.maxRows });
   const result = await readCompiled(deps.engine, compiled, { settings: compiled.settings, signal: deps.signal, workload: adhocWorkload(deps.tenant) });
   const rows = decodeRows(compiled.output, result.rows, deps.plan.indexNames);
-  return { columns: resultColumns(compiled.output, rows), rows };
+  return windowRows(compiled.output, rows);
 }
 
 async function minuteCounts(deps: RuleWindowsDeps, span: MinuteWindow): Promise<MinuteCounts> {

@@ -9,8 +9,11 @@ import { decodeRows } from './decode-rows.js';
 import type { QueryPlan } from './plan-query.js';
 import { readCompiled, readEvents } from './read-events.js';
 import { resultKind } from './query-run.js';
-import { resultColumns } from './result-columns.js';
+import { windowRows, type WindowRows } from './rule-window.js';
 import type { QueryResult, TimeRange } from './query-result.js';
+
+/** A short-range query's result: a query result, and what identifies its rows for a rule's debounce. */
+export type ShortRangeResult = QueryResult & WindowRows;
 
 /** A planned short-range query, ready to run alone or in a batch. */
 export interface ShortRangeQuery {
@@ -56,12 +59,12 @@ export async function prepareShortRange(
   return { tenant, range, maxRows, plan, batchKey, filter, workload };
 }
 
-export async function runShortRange(engine: Engine, query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
+export async function runShortRange(engine: Engine, query: ShortRangeQuery, signal?: AbortSignal): Promise<ShortRangeResult> {
   const { plan } = query;
   const { compiled } = plan;
   const result = await readCompiled(engine, compiled, { settings: compiled.settings, workload: query.workload, ...(signal ? { signal } : {}) });
   const rows = decodeRows(compiled.output, result.rows, plan.indexNames);
-  return { kind: resultKind(plan), columns: resultColumns(compiled.output, rows), rows, bytesScanned: result.stats.bytesRead, truncated: false };
+  return { kind: resultKind(plan), ...windowRows(compiled.output, rows), bytesScanned: result.stats.bytesRead, truncated: false };
 }
 
 /**
@@ -69,7 +72,7 @@ export async function runShortRange(engine: Engine, query: ShortRangeQuery, sign
  * If that statement fails (not cancelled), each query runs alone, so one query's trouble stays its own.
  * `bytesScanned` is the shared statement's, divided evenly.
  */
-export async function runShortRangeBatch(engine: Engine, queries: readonly ShortRangeQuery[], signal?: AbortSignal): Promise<(QueryResult | Error)[]> {
+export async function runShortRangeBatch(engine: Engine, queries: readonly ShortRangeQuery[], signal?: AbortSignal): Promise<(ShortRangeResult | Error)[]> {
   const first = queries[0];
   if (first === undefined) return [];
   const filters = queries.map((q) => {
@@ -84,7 +87,7 @@ export async function runShortRangeBatch(engine: Engine, queries: readonly Short
     result = await readEvents(engine, batch.sql, batch.columns, { settings: batch.settings, workload: first.workload, ...(signal ? { signal } : {}) });
   } catch (error) {
     if (signal?.aborted) throw error;
-    const alone: (QueryResult | Error)[] = [];
+    const alone: (ShortRangeResult | Error)[] = [];
     for (const query of queries) alone.push(await runShortRange(engine, query, signal).catch(asError));
     return alone;
   }
@@ -94,7 +97,7 @@ export async function runShortRangeBatch(engine: Engine, queries: readonly Short
   return queries.map((query, i) => {
     const { output } = query.plan.compiled;
     const rows = decodeRows(output, byMember[i] ?? [], query.plan.indexNames);
-    return { kind: 'events' as const, columns: resultColumns(output, rows), rows, bytesScanned, truncated: false };
+    return { kind: 'events' as const, ...windowRows(output, rows), bytesScanned, truncated: false };
   });
 }
 

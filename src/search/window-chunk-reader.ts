@@ -3,8 +3,7 @@ import { compileQuery } from '../query/index.js';
 import { decodeRows, type DecodedRow } from './decode-rows.js';
 import type { MinuteCounts } from './minute-counts.js';
 import { readCompiled } from './read-events.js';
-import { resultColumns } from './result-columns.js';
-import { msNs, toRange, type MinuteWindow, type RuleWindowsDeps, type WindowRows } from './rule-window.js';
+import { msNs, toRange, windowRows, type MinuteWindow, type RuleWindowsDeps, type WindowRows } from './rule-window.js';
 
 /** A chunk over at least this many events also looks up parts of words (docs/search.md). */
 const partialWordsRows = 20_000;
@@ -62,7 +61,7 @@ export class ChunkReader {
     const { startNs, endNs } = toRange(window);
     const from = lowerBound(this.times, startNs);
     const rows = this.rows.slice(from, Math.min(lowerBound(this.times, endNs), from + this.deps.maxRows));
-    return { columns: resultColumns(this.deps.plan.compiled.output, rows), rows };
+    return windowRows(this.deps.plan.compiled.output, rows);
   }
 
   private async read(range: MinuteWindow): Promise<void> {

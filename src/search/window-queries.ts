@@ -10,7 +10,7 @@ import { adhocWorkload, type Engine, type Workload } from '../engine/index.js';
 import type { QueryPlanner } from './query-planner.js';
 import type { QueryResult, TimeRange } from './query-result.js';
 import { ruleWindowResults, type MinuteWindow, type WindowRows } from './rule-windows.js';
-import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery } from './short-range-query.js';
+import { prepareShortRange, runShortRange, runShortRangeBatch, type ShortRangeQuery, type ShortRangeResult } from './short-range-query.js';
 
 /** One window of one rule's query, as the detection engine asks for it. */
 export interface WindowQueryRequest {
@@ -39,7 +39,7 @@ export class WindowQueries {
    * slices of ad hoc searches cost more than they save. The engine counts it as the tenant's ad
    * hoc work.
    */
-  async runOnce(tenant: string, text: string, range: TimeRange, maxRows: number, signal?: AbortSignal): Promise<QueryResult> {
+  async runOnce(tenant: string, text: string, range: TimeRange, maxRows: number, signal?: AbortSignal): Promise<ShortRangeResult> {
     const query = await this.prepareWith(tenant, text, range, maxRows, adhocWorkload(tenant));
     return runShortRange(this.engine, query, signal);
   }
@@ -54,12 +54,12 @@ export class WindowQueries {
   }
 
   /** Runs a prepared query alone, as `runOnce` does. */
-  runAlone(query: ShortRangeQuery, signal?: AbortSignal): Promise<QueryResult> {
+  runAlone(query: ShortRangeQuery, signal?: AbortSignal): Promise<ShortRangeResult> {
     return runShortRange(this.engine, query, signal);
   }
 
   /** Runs prepared queries of one batch key in one statement; each result (or error) at its query's position. */
-  runBatch(queries: readonly ShortRangeQuery[], signal?: AbortSignal): Promise<(QueryResult | Error)[]> {
+  runBatch(queries: readonly ShortRangeQuery[], signal?: AbortSignal): Promise<(ShortRangeResult | Error)[]> {
     return runShortRangeBatch(this.engine, queries, signal);
   }
 

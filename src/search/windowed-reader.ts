@@ -2,8 +2,7 @@ import { adhocWorkload } from '../engine/index.js';
 import { compileWindowedQuery, windowIndexColumn } from '../query/index.js';
 import { decodeRows, type DecodedRow } from './decode-rows.js';
 import { readCompiled } from './read-events.js';
-import { resultColumns } from './result-columns.js';
-import { msNs, type MinuteWindow, type RuleWindowsDeps, type WindowRows } from './rule-window.js';
+import { msNs, windowRows, type MinuteWindow, type RuleWindowsDeps, type WindowRows } from './rule-window.js';
 
 /** A statement fanning out at least this many events also looks up parts of words (docs/search.md). */
 const partialWordsRows = 20_000;
@@ -32,7 +31,7 @@ export class WindowedReader {
     if (position >= this.readTo) await this.read(position);
     const rows = this.rows.get(position) ?? [];
     this.rows.delete(position);
-    return { columns: resultColumns(this.deps.plan.compiled.output, rows), rows };
+    return windowRows(this.deps.plan.compiled.output, rows);
   }
 
   private async read(from: number): Promise<void> {

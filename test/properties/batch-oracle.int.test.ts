@@ -49,7 +49,7 @@ describe('batched event filters agree with the reference evaluator', () => {
           const result = await readEvents(engine, batch.sql, batch.columns, { settings: { ...batch.settings, use_skip_indexes: useSkipIndexes } });
           members.forEach(({ query }, i) => {
             const engineRows = result.rows.filter((row) => Number(row.batch_member) === i);
-            const actual = decodeRows({ kind: 'events', ops: [], columns: batch.columns }, engineRows, indexNames).map((row) => row.columns);
+            const actual = decodeRows({ kind: 'events', ops: [], columns: batch.columns, identity: { kind: 'event' } }, engineRows, indexNames).map((row) => row.columns);
             const expected = evaluateQuery(query, dataset.events);
             const want = { ...expected, rows: expected.rows.slice(0, limit) };
             const agree = tablesAgree(want, { rows: actual, columns: null });

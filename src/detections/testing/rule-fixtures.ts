@@ -1,3 +1,4 @@
+import { parseQueryOrThrow, rowIdentityPlan, type RowIdentityPlan } from '../../query/index.js';
 import type { DetectionRuleRecord } from '../../store/index.js';
 
 /** A rule record with sensible defaults, for detection tests that do not go through the API. */
@@ -28,4 +29,9 @@ export function ruleRecord(overrides: Partial<DetectionRuleRecord> = {}): Detect
     lastAlertedAt: null,
     ...overrides,
   };
+}
+
+/** What the compiler says identifies the rows of a query's result (detections.md E5). */
+export function identityOf(queryText: string): RowIdentityPlan {
+  return rowIdentityPlan(parseQueryOrThrow(queryText).pipeline);
 }

@@ -14,6 +14,7 @@ import { resolveColumn, storedEventsEnv, type RawColumnOp, type SqlEnv, type Tab
 import { scalarToValue } from './sql-value.js';
 import { filtered, fromClause, stage, type StageInput } from './stage-input.js';
 import { rowBoundConditions, type RowPosition } from './row-bounds.js';
+import { rowIdentityPlan, type RowIdentityPlan } from './row-identity.js';
 import { compileLookup } from './compile-lookup.js';
 
 export interface CompileOptions {
@@ -52,12 +53,17 @@ export type CompiledOutput =
       readonly ops: readonly RawColumnOp[];
       /** The statement's result columns in order: `eventRowAliases`, then the ops' value pairs. */
       readonly columns: readonly string[];
+      /** What identifies each row for a rule's debounce: always `event`. */
+      readonly identity: RowIdentityPlan;
     }
   | {
       readonly kind: 'table';
       readonly columns: readonly TableColumn[];
-      /** Rows are events (shaped by `table`): each also carries `row_time_ns` and `row_seq`. */
-      readonly rowIdentity: boolean;
+      /**
+       * What identifies each row for a rule's debounce. `event`: the rows are events shaped by
+       * `table`, and each also carries `row_time_ns` and `row_seq`.
+       */
+      readonly identity: RowIdentityPlan;
     };
 
 export interface CompiledQuery {
@@ -147,7 +153,7 @@ export function compileStages(analyzed: AnalyzedQuery, options: CompileOptions, 
 /** Compiles a checked query into a ClickHouse statement. */
 export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): CompiledQuery {
   const { input, env, plans } = compileStages(analyzed, options);
-  return finalStatement(input, env, options, plans);
+  return finalStatement(input, env, options, plans, rowIdentityPlan(analyzed.query.pipeline));
 }
 
 /**
@@ -155,7 +161,13 @@ export function compileQuery(analyzed: AnalyzedQuery, options: CompileOptions): 
  * With a partition column (compileWindowedQuery) it is selected too, leads the order, and the
  * limit applies per partition.
  */
-export function finalStatement(input: StageInput, env: SqlEnv, options: Pick<CompileOptions, 'order' | 'limit'>, plans: readonly PredicatePlan[]): CompiledQuery {
+export function finalStatement(
+  input: StageInput,
+  env: SqlEnv,
+  options: Pick<CompileOptions, 'order' | 'limit'>,
+  plans: readonly PredicatePlan[],
+  identity: RowIdentityPlan,
+): CompiledQuery {
   const p = env.partition;
   const limitOf = (limit: number): string => ` LIMIT ${sqlInteger(limit)}${p === undefined ? '' : ` BY ${p}`}`;
   if (env.mode === 'events') {
@@ -167,7 +179,7 @@ export function finalStatement(input: StageInput, env: SqlEnv, options: Pick<Com
       sql: `SELECT ${select.join(', ')} FROM ${fromClause(input)} ORDER BY ${p === undefined ? '' : `${p}, `}ts ${dir}, seq ${dir}${limit}`,
       settings: querySettings,
       // The partition is an answer column too: event answers carry only the columns listed.
-      output: { kind: 'events', ops: env.ops, columns: [...eventRowAliases, ...extra, ...(p === undefined ? [] : [p])] },
+      output: { kind: 'events', ops: env.ops, columns: [...eventRowAliases, ...extra, ...(p === undefined ? [] : [p])], identity },
       plans: uniquePlans(plans),
     };
   }
@@ -184,7 +196,7 @@ export function finalStatement(input: StageInput, env: SqlEnv, options: Pick<Com
   return {
     sql: `SELECT ${[...new Set(select)].join(', ')} FROM ${fromClause(input)} ORDER BY ${[...(p === undefined ? [] : [p]), ...order.map((o) => o + dir)].join(', ')}${limit}`,
     settings: querySettings,
-    output: { kind: 'table', columns: env.columns, rowIdentity: env.fromEvents === true },
+    output: { kind: 'table', columns: env.columns, identity },
     plans: uniquePlans(plans),
   };
 }

@@ -6,7 +6,7 @@
  * alone over that window is checked on the engine (src/search/rule-windows.int.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery, compileWindowedQuery, parseQuery } from '../index.js';
+import { analyzeQuery, compileQuery, compileWindowedQuery, parseQuery } from '../index.js';
 import { goldenContext, goldenOptions } from './testing/golden-context.js';
 import { compiledOrErrors, itMatchesGoldenFiles } from './testing/golden-file.js';
 import { prettySql } from './pretty-sql.js';
@@ -28,5 +28,14 @@ describe('windowed query golden files', () => {
   it('refuses windows shorter than their spacing', () => {
     const analyzed = analyzeQuery(parseQuery('x | count').query!, goldenContext).analyzed!;
     expect(() => compileWindowedQuery(analyzed, { tenant: 'acme', windows: { ...windows, rangeNs: 30_000_000_000n } })).toThrow(/at least as long/);
+  });
+
+  it('gives its rows the identity the query alone gives them', () => {
+    for (const text of ['x | groupbycount(user) | rename(user as who)', 'x | stats count() by user | table(@q.count)', 'x | count']) {
+      const analyzed = analyzeQuery(parseQuery(text).query!, goldenContext).analyzed!;
+      const alone = compileQuery(analyzed, goldenOptions);
+      expect(compileWindowedQuery(analyzed, { tenant: goldenOptions.tenant, windows })!.output.identity).toEqual(alone.output.identity);
+      expect(alone.output.identity.kind).not.toBe('event');
+    }
   });
 });

@@ -12,6 +12,7 @@ import type { AnalyzedQuery } from '../analyzer/analyze-query.js';
 import type { Command } from '../ast.js';
 import { beginStages, continueStages, finalStatement, type CompiledQuery } from './compile-query.js';
 import { fannedOut } from './stage-input.js';
+import { rowIdentityPlan } from './row-identity.js';
 
 /** Windows `k = 0 … count − 1`, window k covering `[firstEndNs + k·frequencyNs − rangeNs, firstEndNs + k·frequencyNs)`. */
 export interface WindowSeries {
@@ -66,5 +67,6 @@ export function compileWindowedQuery(analyzed: AnalyzedQuery, options: WindowedO
     state.env.mode === 'table' ? { ...state.env, partition: windowIndexColumn, order: [windowIndexColumn, ...state.env.order] } : { ...state.env, partition: windowIndexColumn };
   const fanned = { ...state, input: fannedOut(state.input, windowsOf, windowIndexColumn), env };
   const done = continueStages(fanned, pipeline.slice(prefix.length));
-  return finalStatement(done.input, done.env, { order: 'asc', ...(options.limit === undefined ? {} : { limit: options.limit }) }, done.ctx.plans);
+  const order = { order: 'asc' as const, ...(options.limit === undefined ? {} : { limit: options.limit }) };
+  return finalStatement(done.input, done.env, order, done.ctx.plans, rowIdentityPlan(pipeline));
 }
