@@ -37,6 +37,17 @@ export function scanOtlpJson(text: string): ShipperRecord[] | null {
 
 const offShape = new OffShapeJson();
 
+interface ResourceMembers {
+  attributes?: AttributesText | undefined;
+  dropped?: unknown;
+}
+
+interface ScopeMembers {
+  name?: unknown;
+  version?: unknown;
+  attributes?: AttributesText | undefined;
+}
+
 class OtlpJsonScan {
   private readonly c: JsonTextCursor;
   private readonly out: ShipperRecord[] = [];
@@ -61,48 +72,55 @@ class OtlpJsonScan {
     return this.out;
   }
 
-  /**
-   * One ResourceLogs. Its records are written as its scopes are read; when the resource or the
-   * schema URL comes after them, they are written again with it.
-   */
+  /** One ResourceLogs. */
   private resourceLogs(): void {
     const c = this.c;
-    let resource: { attributes?: AttributesText | undefined; dropped?: unknown } = {};
+    let resource: ResourceMembers = {};
     let schemaUrl: unknown;
-    let scopesAt = -1;
+    this.recordsWithHeader(
+      'scopeLogs',
+      (key) => {
+        if (key === 'resource') resource = c.peek() === 123 ? this.resource() : (c.skip(), {});
+        else if (key === 'schemaUrl') schemaUrl = c.scalar();
+        else return false;
+        return true;
+      },
+      () => this.list(() => this.scopeLogs(resourcePart(resource.attributes, resource.dropped, schemaUrl))),
+    );
+  }
+
+  /**
+   * An object whose member `listKey` lists what holds records and whose other members (read by
+   * `header`, which says whether it knew the key) make the part those records share. Records are
+   * written as the list is read; when a header member comes after the list, they are written
+   * again with it.
+   */
+  private recordsWithHeader(listKey: string, header: (key: string) => boolean, writeList: () => void): void {
+    const c = this.c;
+    let listAt = -1;
     let stale = false;
     const first = this.out.length;
     if (c.beginObject())
       do {
-        switch (c.key()) {
-          case 'resource':
-            resource = c.peek() === 123 ? this.resource() : (c.skip(), {});
-            stale = scopesAt >= 0;
-            break;
-          case 'schemaUrl':
-            schemaUrl = c.scalar();
-            stale = scopesAt >= 0;
-            break;
-          case 'scopeLogs':
-            if (scopesAt >= 0) throw offShape;
-            scopesAt = c.pos;
-            this.scopeLogsList(resourcePart(resource.attributes, resource.dropped, schemaUrl));
-            break;
-          default:
-            c.skip();
-        }
+        const key = c.key();
+        if (key === listKey) {
+          if (listAt >= 0) throw offShape;
+          listAt = c.pos;
+          writeList();
+        } else if (header(key)) stale = listAt >= 0;
+        else c.skip();
       } while (c.nextMember());
     if (!stale) return;
     this.out.length = first;
     const end = c.pos;
-    c.pos = scopesAt;
-    this.scopeLogsList(resourcePart(resource.attributes, resource.dropped, schemaUrl));
+    c.pos = listAt;
+    writeList();
     c.pos = end;
   }
 
-  private resource(): { attributes?: AttributesText | undefined; dropped?: unknown } {
+  private resource(): ResourceMembers {
     const c = this.c;
-    const resource: { attributes?: AttributesText | undefined; dropped?: unknown } = {};
+    const resource: ResourceMembers = {};
     if (c.beginObject())
       do {
         const key = c.key();
@@ -113,49 +131,26 @@ class OtlpJsonScan {
     return resource;
   }
 
-  private scopeLogsList(resource: ResourcePart): void {
-    this.list(() => this.scopeLogs(resource));
-  }
-
-  /** One ScopeLogs, like resourceLogs: records written again when the scope comes after them. */
+  /** One ScopeLogs. */
   private scopeLogs(resource: ResourcePart): void {
     const c = this.c;
-    let scope: { name?: unknown; version?: unknown; attributes?: AttributesText | undefined } = {};
+    let scope: ScopeMembers = {};
     let schemaUrl: unknown;
-    let recordsAt = -1;
-    let stale = false;
-    const first = this.out.length;
-    if (c.beginObject())
-      do {
-        switch (c.key()) {
-          case 'scope':
-            scope = c.peek() === 123 ? this.scope() : (c.skip(), {});
-            stale = recordsAt >= 0;
-            break;
-          case 'schemaUrl':
-            schemaUrl = c.scalar();
-            stale = recordsAt >= 0;
-            break;
-          case 'logRecords':
-            if (recordsAt >= 0) throw offShape;
-            recordsAt = c.pos;
-            this.logRecords(resource, scopeText(scope.name, scope.version, scope.attributes, schemaUrl));
-            break;
-          default:
-            c.skip();
-        }
-      } while (c.nextMember());
-    if (!stale) return;
-    this.out.length = first;
-    const end = c.pos;
-    c.pos = recordsAt;
-    this.logRecords(resource, scopeText(scope.name, scope.version, scope.attributes, schemaUrl));
-    c.pos = end;
+    this.recordsWithHeader(
+      'logRecords',
+      (key) => {
+        if (key === 'scope') scope = c.peek() === 123 ? this.scope() : (c.skip(), {});
+        else if (key === 'schemaUrl') schemaUrl = c.scalar();
+        else return false;
+        return true;
+      },
+      () => this.logRecords(resource, scopeText(scope.name, scope.version, scope.attributes, schemaUrl)),
+    );
   }
 
-  private scope(): { name?: unknown; version?: unknown; attributes?: AttributesText | undefined } {
+  private scope(): ScopeMembers {
     const c = this.c;
-    const scope: { name?: unknown; version?: unknown; attributes?: AttributesText | undefined } = {};
+    const scope: ScopeMembers = {};
     if (c.beginObject())
       do {
         const key = c.key();
