@@ -29,26 +29,27 @@ export const indexOf = (protocol: ShipperProtocol): string => `bench-${protocol.
  *   leaves them, no body), its `@timestamp` as the record's time;
  * - loki: one entry per line in a stream `{job="bench"}`, the line as it is, timed now.
  */
-export function encodeRequest(protocol: ShipperProtocol, lines: readonly string[], nowNs: bigint): EncodedRequest {
+export function encodeRequest(protocol: ShipperProtocol, lines: readonly string[], nowNs: bigint, tenantId: string): EncodedRequest {
   const index = indexOf(protocol);
+  const tenant = encodeURIComponent(tenantId);
   switch (protocol) {
     case 'ndjson':
-      return { path: `/v1/ingest?tenant_id=default&index=${index}`, headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines.join('\n') + '\n') };
+      return { path: `/v1/ingest?tenant_id=${tenant}&index=${index}`, headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines.join('\n') + '\n') };
     case 'elasticsearch': {
       const action = JSON.stringify({ index: { _index: index } });
-      return { path: '/_bulk?tenant_id=default', headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines.map((line) => `${action}\n${line}\n`).join('')) };
+      return { path: `/_bulk?tenant_id=${tenant}`, headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines.map((line) => `${action}\n${line}\n`).join('')) };
     }
     case 'splunk_hec':
-      return { path: `/services/collector/event?index=${index}&tenant_id=default`, headers: {}, body: Buffer.from(lines.map((line) => `{"event":${line}}`).join('\n')) };
+      return { path: `/services/collector/event?index=${index}&tenant_id=${tenant}`, headers: {}, body: Buffer.from(lines.map((line) => `{"event":${line}}`).join('\n')) };
     case 'otlp_protobuf':
     case 'otlp_json': {
       const request = { resourceLogs: [{ resource: { attributes: [kv('service.name', 'bench')] }, scopeLogs: [{ logRecords: lines.map(logRecord) }] }] };
       const headers = { 'x-vigil-index': index };
       if (protocol === 'otlp_json')
-        return { path: '/v1/logs?tenant_id=default', headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(request)) };
+        return { path: `/v1/logs?tenant_id=${tenant}`, headers: { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(request)) };
       const type = exportLogsRequestType();
       return {
-        path: '/v1/logs?tenant_id=default',
+        path: `/v1/logs?tenant_id=${tenant}`,
         headers: { ...headers, 'content-type': 'application/x-protobuf' },
         body: Buffer.from(type.encode(type.fromObject(request)).finish()),
       };
@@ -59,7 +60,7 @@ export function encodeRequest(protocol: ShipperProtocol, lines: readonly string[
       if (protocol === 'loki_json') {
         const values = lines.map((line, i) => [String(nowNs + BigInt(i)), line]);
         return {
-          path: '/loki/api/v1/push?tenant_id=default',
+          path: `/loki/api/v1/push?tenant_id=${tenant}`,
           headers: { ...headers, 'content-type': 'application/json' },
           body: Buffer.from(JSON.stringify({ streams: [{ stream: { job: 'bench' }, values }] })),
         };
@@ -68,7 +69,7 @@ export function encodeRequest(protocol: ShipperProtocol, lines: readonly string[
       const entries = lines.map((line, i) => ({ timestamp: { seconds: String(seconds), nanos: i }, line }));
       const type = pushRequestType();
       const encoded = type.encode(type.fromObject({ streams: [{ labels: '{job="bench"}', entries }] })).finish();
-      return { path: '/loki/api/v1/push?tenant_id=default', headers: { ...headers, 'content-type': 'application/x-protobuf' }, body: Buffer.from(snappy.compress(encoded)) };
+      return { path: `/loki/api/v1/push?tenant_id=${tenant}`, headers: { ...headers, 'content-type': 'application/x-protobuf' }, body: Buffer.from(snappy.compress(encoded)) };
     }
   }
 }

@@ -79,6 +79,7 @@ export async function runShippersBench(repoDir: string, argv: readonly string[])
       const created = await runMeasured(cmd, args, { cwd: dataDir, env: benchEnv() });
       if (created.exitCode !== 0) throw new Error(`vigil index create failed: ${created.stderr.trim()}`);
     }
+    const tenantId = await defaultTenantId(server.url, key);
     log(`server ${server.url} (pid ${server.pid}), load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
     const totals = new Map<ShipperProtocol, Totals>(benchProtocols.map((p) => [p, { cpuSeconds: 0, wallSeconds: 0, events: 0, requests: 0 }]));
     const perRound = Math.ceil(lines.length / rounds);
@@ -87,7 +88,7 @@ export async function runShippersBench(repoDir: string, argv: readonly string[])
       for (const protocol of benchProtocols) {
         const t = totals.get(protocol)!;
         const bodies = [];
-        for (let at = 0; at < slice.length; at += batch) bodies.push(encodeRequest(protocol, slice.slice(at, at + batch), BigInt(Date.now()) * 1_000_000n));
+        for (let at = 0; at < slice.length; at += batch) bodies.push(encodeRequest(protocol, slice.slice(at, at + batch), BigInt(Date.now()) * 1_000_000n, tenantId));
         const cpuBefore = readCpuSeconds(server.pid) ?? 0;
         const started = performance.now();
         await sendAll(server.url, key, bodies, concurrency);
@@ -129,6 +130,18 @@ async function sendAll(url: string, key: string, bodies: readonly ReturnType<typ
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * The id of the tenant named `default`: requests name it by id, since the shipper endpoints take
+ * the tenant a key holds by its id (/v1's routes also read the name).
+ */
+async function defaultTenantId(url: string, key: string): Promise<string> {
+  const response = await fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+  const body = (await response.json()) as { tenants?: { id: string; name: string }[] };
+  const tenant = body.tenants?.find((t) => t.name === 'default');
+  if (tenant === undefined) throw new Error(`GET /v1/me names no tenant "default": ${JSON.stringify(body).slice(0, 300)}`);
+  return tenant.id;
 }
 
 /** Every protocol's index holds every event it was sent. */

@@ -4,6 +4,8 @@ import { eventRecord, type ShipperRecord } from './shipper-record.js';
 /** The attribute that routes a log record to an index (on the record or its resource). */
 export const otlpIndexAttribute = 'vigil.index';
 
+const indexKeyText = JSON.stringify(otlpIndexAttribute);
+
 /** An OTLP log record's parts, each value already JSON text; unset ones left out. */
 export interface LogRecordParts {
   timeNs: bigint;
@@ -34,8 +36,13 @@ export class AttributesWriter {
   private index: string | null = null;
 
   add(key: string, valueText: string): void {
-    this.members.push(`${JSON.stringify(key)}:${valueText}`);
-    if (key === otlpIndexAttribute && valueText.charCodeAt(0) === 34) {
+    this.addText(JSON.stringify(key), valueText);
+  }
+
+  /** A member whose key is already JSON text, written as `JSON.stringify` writes it. */
+  addText(keyText: string, valueText: string): void {
+    this.members.push(`${keyText}:${valueText}`);
+    if (keyText === indexKeyText && valueText.charCodeAt(0) === 34) {
       const value = JSON.parse(valueText) as string;
       this.index = value === '' ? null : value;
     }

@@ -1,6 +1,8 @@
 import { ValidationError } from '../core/index.js';
 import { describeJsonFailure, parseJsonText, type JsonParseResult } from '../ingest/index.js';
-import { AttributesWriter, bytesText, doubleText, logRecordEvent, numberText, objectText, stringText, type AttributesText, type LogRecordParts } from './otlp-log-event.js';
+import { scanOtlpJson } from './otlp-json-scan.js';
+import { boolValueText, bytesValueText, doubleValueText, intValueText, logRecordParts, resourcePart, scopeText } from './otlp-json-values.js';
+import { AttributesWriter, logRecordEvent, type AttributesText } from './otlp-log-event.js';
 import type { ShipperRecord } from './shipper-record.js';
 
 export { decodeOtlpProtobuf } from './otlp-protobuf-logs.js';
@@ -12,6 +14,14 @@ export { decodeOtlpProtobuf } from './otlp-protobuf-logs.js';
  * object is refused as a whole.
  */
 export function decodeOtlpJson(text: string): ShipperRecord[] {
+  return scanOtlpJson(text) ?? decodeParsedOtlpJson(text);
+}
+
+/**
+ * The same from the parsed value: for what the scan leaves to it (otlp-json-scan.ts), and the
+ * reader whose answers the scan must give (otlp-json-scan.test.ts).
+ */
+export function decodeParsedOtlpJson(text: string): ShipperRecord[] {
   // OTLP/JSON writes 64-bit integers as strings; a sender that writes one beyond 2^53 as a number
   // gets the exact (slower) parser, which keeps its digits.
   const parsed = unquotedLongNumber.test(text) ? parseJsonText(text) : parseFast(text);
@@ -20,24 +30,22 @@ export function decodeOtlpJson(text: string): ShipperRecord[] {
   if (!isObject(message)) throw new ValidationError('an OTLP logs request must be a JSON object');
   const out: ShipperRecord[] = [];
   for (const resourceLogs of listOf(message['resourceLogs'])) {
-    const resource = isObject(resourceLogs) && isObject(resourceLogs['resource']) ? resourceLogs['resource'] : {};
-    const resourceAttributes = attributesOf(resource['attributes']);
-    const resourceText = objectText({
-      attributes: resourceAttributes?.text,
-      dropped_attributes_count: numberText(integerOf(resource['droppedAttributesCount'])),
-      schema_url: stringText(stringOf(isObject(resourceLogs) ? resourceLogs['schemaUrl'] : undefined)),
-    });
-    const resourcePart = { ...(resourceText === undefined ? {} : { text: resourceText }), index: resourceAttributes?.index ?? null };
-    for (const scopeLogs of listOf(isObject(resourceLogs) ? resourceLogs['scopeLogs'] : undefined)) {
-      const scope = isObject(scopeLogs) && isObject(scopeLogs['scope']) ? scopeLogs['scope'] : {};
-      const scopeText = objectText({
-        name: stringText(stringOf(scope['name'])),
-        version: stringText(stringOf(scope['version'])),
-        attributes: attributesOf(scope['attributes'])?.text,
-        schema_url: stringText(stringOf(isObject(scopeLogs) ? scopeLogs['schemaUrl'] : undefined)),
-      });
-      for (const log of listOf(isObject(scopeLogs) ? scopeLogs['logRecords'] : undefined)) {
-        if (isObject(log)) out.push(logRecordEvent(partsOf(log), resourcePart, scopeText));
+    if (!isObject(resourceLogs)) continue;
+    const resource = isObject(resourceLogs['resource']) ? resourceLogs['resource'] : {};
+    const resourceOf = resourcePart(attributesOf(resource['attributes']), resource['droppedAttributesCount'], resourceLogs['schemaUrl']);
+    for (const scopeLogs of listOf(resourceLogs['scopeLogs'])) {
+      if (!isObject(scopeLogs)) continue;
+      const scope = isObject(scopeLogs['scope']) ? scopeLogs['scope'] : {};
+      const scopeOf = scopeText(scope['name'], scope['version'], attributesOf(scope['attributes']), scopeLogs['schemaUrl']);
+      for (const log of listOf(scopeLogs['logRecords'])) {
+        if (isObject(log))
+          out.push(
+            logRecordEvent(
+              logRecordParts({ ...log, body: isObject(log['body']) ? anyValueText(log['body']) : undefined, attributes: attributesOf(log['attributes']) }),
+              resourceOf,
+              scopeOf,
+            ),
+          );
       }
     }
   }
@@ -54,28 +62,6 @@ function parseFast(text: string): JsonParseResult {
   } catch {
     return parseJsonText(text);
   }
-}
-
-function partsOf(log: Record<string, unknown>): LogRecordParts {
-  const parts: LogRecordParts = { timeNs: nanosOf(log['timeUnixNano']), observedNs: nanosOf(log['observedTimeUnixNano']) };
-  const severityText = stringOf(log['severityText']);
-  if (severityText !== undefined) parts.severityText = severityText;
-  const severityNumber = integerOf(log['severityNumber']);
-  if (severityNumber !== undefined) parts.severityNumber = severityNumber;
-  if (isObject(log['body'])) parts.body = anyValueText(log['body']);
-  const attributes = attributesOf(log['attributes']);
-  if (attributes !== undefined) parts.attributes = attributes;
-  const traceId = hexOf(log['traceId']);
-  if (traceId !== undefined) parts.traceId = traceId;
-  const spanId = hexOf(log['spanId']);
-  if (spanId !== undefined) parts.spanId = spanId;
-  const flags = integerOf(log['flags']);
-  if (flags !== undefined) parts.flags = flags;
-  const eventName = stringOf(log['eventName']);
-  if (eventName !== undefined) parts.eventName = eventName;
-  const dropped = integerOf(log['droppedAttributesCount']);
-  if (dropped !== undefined) parts.droppedAttributesCount = dropped;
-  return parts;
 }
 
 /** A KeyValue list as an object's text (undefined when empty). */
@@ -95,13 +81,11 @@ function anyValueText(value: Record<string, unknown>): string {
       case 'stringValue':
         return JSON.stringify(typeof member === 'string' ? member : String(member));
       case 'boolValue':
-        return member === true || member === 'true' ? 'true' : 'false';
-      case 'intValue': {
-        const digits = typeof member === 'number' && Number.isInteger(member) ? String(member) : typeof member === 'string' && /^-?\d{1,20}$/.test(member) ? member : null;
-        return digits ?? 'null'; // digits beyond 2^53 are kept as text by ingest
-      }
+        return boolValueText(member);
+      case 'intValue':
+        return intValueText(member);
       case 'doubleValue':
-        return member === null ? 'null' : doubleText(typeof member === 'number' ? member : Number(member));
+        return doubleValueText(member);
       case 'arrayValue':
         return `[${listOf(isObject(member) ? member['values'] : undefined)
           .map((item) => (isObject(item) ? anyValueText(item) : 'null'))
@@ -109,7 +93,7 @@ function anyValueText(value: Record<string, unknown>): string {
       case 'kvlistValue':
         return attributesOf(isObject(member) ? member['values'] : undefined)?.text ?? '{}';
       case 'bytesValue':
-        return typeof member === 'string' ? bytesText(Buffer.from(member, 'base64')) : 'null';
+        return bytesValueText(member);
     }
   }
   return 'null';
@@ -121,24 +105,4 @@ function listOf(value: unknown): unknown[] {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function integerOf(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
-  return Number.isSafeInteger(n) && n !== 0 ? n : undefined;
-}
-
-/** A time in nanoseconds (a decimal string or a number); 0 when unset or unreadable. */
-function nanosOf(value: unknown): bigint {
-  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value : '';
-  return /^\d{1,20}$/.test(text) ? BigInt(text) : 0n;
-}
-
-/** Trace and span ids are hex strings in OTLP/JSON; stored lowercase. */
-function hexOf(value: unknown): string | undefined {
-  return typeof value === 'string' && /^[0-9a-fA-F]+$/.test(value) ? value.toLowerCase() : undefined;
 }
