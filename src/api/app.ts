@@ -122,7 +122,10 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (options.consoleDir) consolePage = registerConsoleRoutes(app, options.consoleDir);
   // Shipper protocols live outside /v1's hook: each takes its shippers' own credentials.
-  if (options.services.ingest) registerShipperRoutes(app, options.services.keys, options.services.ingest, metrics, options.shippers ?? defaultShipperSettings);
+  if (options.services.ingest) {
+    const { keys, tenants, ingest } = options.services;
+    registerShipperRoutes(app, { keys, tenants, ingest }, metrics, options.shippers ?? defaultShipperSettings);
+  }
 
   await app.register(async (v1) => {
     // onRequest, not preHandler: authentication comes before body parsing and schema validation.

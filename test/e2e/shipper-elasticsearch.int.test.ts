@@ -110,6 +110,19 @@ describe('_bulk over plain HTTP', () => {
     expect(await s.query('@index = audit k = gzipped')).toHaveLength(1);
   });
 
+  it('reads a tenant given by its name (default) as its id, in tenant_id and in the Basic user name', async () => {
+    const defaultId = await s.h.runtime.services.tenants.resolve('default');
+    expect(defaultId).not.toBe('default');
+    await s.createIndex('named', defaultId);
+    const key = await s.h.keyFor(s.tenant, defaultId); // two tenants: each request must name one
+    const bulk = (path: string, authorization: string) =>
+      fetch(`${s.url}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/x-ndjson' }, body: '{"index":{"_index":"named"}}\n{"k":"by-name"}\n' });
+    expect(await (await bulk('/_bulk?tenant_id=default', `Bearer ${key}`)).json()).toMatchObject({ errors: false });
+    expect(await (await bulk('/_bulk', basicAuth('default', key))).json()).toMatchObject({ errors: false });
+    const counted = await s.h.call('POST', '/v1/blocking_query', key, { tenant_id: 'default', query: '@index = named k = "by-name" | count', start_time: '1900-01-01T00:00:00Z', end_time: '2262-01-01T00:00:00Z' });
+    expect(counted.body.results.rows[0].columns['@q.count']).toBe(2);
+  });
+
   it('answers 401 without a key and 403 for a tenant the key does not hold, in the Elasticsearch shape', async () => {
     const anonymous = await fetch(`${s.url}/_bulk`, { method: 'POST', body: '{"index":{}}\n{}\n' });
     expect(anonymous.status).toBe(401);

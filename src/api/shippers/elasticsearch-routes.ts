@@ -114,7 +114,7 @@ export function registerElasticsearchRoutes(app: FastifyInstance, deps: ShipperR
 
 async function authenticate(deps: ShipperRouteDeps, request: FastifyRequest): Promise<void> {
   const tenantId = (request.query as TenantQuery).tenant_id;
-  await authenticateShipper(deps.keys, request, credentialOf(request, ['apikey', 'basic', 'bearer']), typeof tenantId === 'string' ? tenantId : null);
+  await authenticateShipper(deps, request, credentialOf(request, ['apikey', 'basic', 'bearer']), typeof tenantId === 'string' ? tenantId : null);
 }
 
 async function ingestItems(deps: ShipperRouteDeps, request: FastifyRequest, items: readonly BulkItem[]) {

@@ -30,7 +30,7 @@ export function registerLokiRoutes(app: FastifyInstance, deps: ShipperRouteDeps)
         onRequest: async (request: FastifyRequest) => {
           const orgId = request.headers['x-scope-orgid'];
           const explicit = typeof orgId === 'string' && orgId !== '' ? orgId : ((request.query as LokiQuery).tenant_id ?? null);
-          await authenticateShipper(deps.keys, request, credentialOf(request, ['bearer', 'basic']), explicit);
+          await authenticateShipper(deps, request, credentialOf(request, ['bearer', 'basic']), explicit);
         },
       },
       async (request, reply) => {

@@ -30,7 +30,7 @@ export function registerOtlpRoutes(app: FastifyInstance, deps: ShipperRouteDeps)
         schema: { hide: true },
         onRequest: async (request: FastifyRequest) => {
           const query = request.query as OtlpQuery;
-          await authenticateShipper(deps.keys, request, credentialOf(request, ['bearer', 'basic']), query.tenant_id ?? null);
+          await authenticateShipper(deps, request, credentialOf(request, ['bearer', 'basic']), query.tenant_id ?? null);
         },
       },
       async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { IngestService, KeyService } from '../../services/index.js';
+import type { IngestService, KeyService, TenantService } from '../../services/index.js';
 import { ShipperIngest, type ShipperLimits } from '../../shippers/index.js';
 import type { ApiMetrics } from '../metrics.js';
 import { registerElasticsearchRoutes } from './elasticsearch-routes.js';
@@ -19,8 +19,14 @@ export const defaultShipperSettings: ShipperSettings = { maxBodyBytes: 32 * 1024
  * The shipper protocols, each outside `/v1`'s bearer-key hook with its own auth conventions
  * (docs/shippers.md): Elasticsearch bulk and handshake, Splunk HEC, OTLP/HTTP logs, Loki push.
  */
-export function registerShipperRoutes(app: FastifyInstance, keys: KeyService, ingest: IngestService, metrics: ApiMetrics, settings: ShipperSettings): void {
-  const deps = { keys, ingest: new ShipperIngest(ingest, settings), metrics, maxBodyBytes: settings.maxBodyBytes };
+export function registerShipperRoutes(
+  app: FastifyInstance,
+  services: { keys: KeyService; tenants: TenantService; ingest: IngestService },
+  metrics: ApiMetrics,
+  settings: ShipperSettings,
+): void {
+  const { keys, tenants, ingest } = services;
+  const deps = { keys, tenants, ingest: new ShipperIngest(ingest, settings), metrics, maxBodyBytes: settings.maxBodyBytes };
   registerElasticsearchRoutes(app, deps);
   registerSplunkHecRoutes(app, deps);
   registerOtlpRoutes(app, deps);

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../../core/index.js';
-import { allTenants, apiKeyPrefix, describeActor, keyHoldsTenant, type KeyService } from '../../services/index.js';
+import { allTenants, apiKeyPrefix, describeActor, keyHoldsTenant, type KeyService, type TenantService } from '../../services/index.js';
 
 /** A request with no credential at all (HEC answers it with its own code). */
 export class MissingCredentialError extends UnauthenticatedError {}
@@ -72,18 +72,25 @@ function schemeExample(scheme: ShipperScheme): string {
  * tenants must say which). A credential's user name is ignored for a one-tenant key, since
  * shippers often require one. Sets the request's key (so the audit trail names it) and its tenant (`shipperTenantOf`).
  */
-export async function authenticateShipper(keys: KeyService, request: FastifyRequest, credential: ShipperCredential | null, explicitTenant: string | null): Promise<void> {
+export async function authenticateShipper(
+  deps: { readonly keys: KeyService; readonly tenants: TenantService },
+  request: FastifyRequest,
+  credential: ShipperCredential | null,
+  explicitTenant: string | null,
+): Promise<void> {
   if (credential === null) throw new MissingCredentialError('missing api key');
-  const key = await keys.authenticate(credential.secret);
+  const key = await deps.keys.authenticate(credential.secret);
   if (!key) throw new UnknownKeyError('unknown or revoked api key');
   request.apiKey = key;
   request.log = request.log.child({ actor: describeActor({ kind: 'key', keyId: key.id }) });
   const [only, ...others] = key.tenants;
   const oneTenant = only !== undefined && others.length === 0 && only !== allTenants ? only : null;
-  const tenant = explicitTenant ?? oneTenant ?? credential.tenantHint;
-  if (tenant === null)
+  const named = explicitTenant ?? (oneTenant === null ? credential.tenantHint : null);
+  if (named === null && oneTenant === null)
     throw new ValidationError('this api key holds several tenants: name one (the user name of Basic auth, or tenant_id in the query string)', { field: 'tenant_id' });
-  if (!keyHoldsTenant(key, tenant)) throw new ForbiddenError(`this api key has no access to tenant ${JSON.stringify(tenant)}`);
+  // A tenant named by its name (`default`) is read as its id, as /v1 reads tenant_id.
+  const tenant = named === null ? (oneTenant as string) : await deps.tenants.resolve(named);
+  if (!keyHoldsTenant(key, tenant)) throw new ForbiddenError(`this api key has no access to tenant ${JSON.stringify(named ?? tenant)}`);
   tenantOfRequest.set(request, tenant);
 }
 

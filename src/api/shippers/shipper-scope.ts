@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCodes, TooManyRequestsError, VigilError } from '../../core/index.js';
-import type { KeyService } from '../../services/index.js';
+import type { KeyService, TenantService } from '../../services/index.js';
 import type { ShipperIngest, ShipperIngestResult } from '../../shippers/index.js';
 import { httpStatusOf } from '../error-mapping.js';
 import type { ApiMetrics } from '../metrics.js';
@@ -8,6 +8,8 @@ import type { ApiMetrics } from '../metrics.js';
 /** What every protocol's routes need. */
 export interface ShipperRouteDeps {
   readonly keys: KeyService;
+  /** Reads a tenant given by name (`default`) as its id, as `/v1` does. */
+  readonly tenants: TenantService;
   readonly ingest: ShipperIngest;
   readonly metrics: ApiMetrics;
   /** Largest body, as sent and decoded. */

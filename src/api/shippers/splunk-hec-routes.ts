@@ -33,7 +33,7 @@ export function registerSplunkHecRoutes(app: FastifyInstance, deps: ShipperRoute
     const authenticated = {
       onRequest: async (request: FastifyRequest) => {
         const query = request.query as HecQuery;
-        await authenticateShipper(deps.keys, request, credentialOf(request, ['splunk', 'bearer', 'basic']), query.tenant_id ?? null);
+        await authenticateShipper(deps, request, credentialOf(request, ['splunk', 'bearer', 'basic']), query.tenant_id ?? null);
       },
     };
 
