@@ -86,10 +86,11 @@ export async function authenticateShipper(
   const [only, ...others] = key.tenants;
   const oneTenant = only !== undefined && others.length === 0 && only !== allTenants ? only : null;
   const named = explicitTenant ?? (oneTenant === null ? credential.tenantHint : null);
-  if (named === null && oneTenant === null)
-    throw new ValidationError('this api key holds several tenants: name one (the user name of Basic auth, or tenant_id in the query string)', { field: 'tenant_id' });
+  let tenant: string;
   // A tenant named by its name (`default`) is read as its id, as /v1 reads tenant_id.
-  const tenant = named === null ? (oneTenant as string) : await deps.tenants.resolve(named);
+  if (named !== null) tenant = await deps.tenants.resolve(named);
+  else if (oneTenant !== null) tenant = oneTenant;
+  else throw new ValidationError('this api key holds several tenants: name one (the user name of Basic auth, or tenant_id in the query string)', { field: 'tenant_id' });
   if (!keyHoldsTenant(key, tenant)) throw new ForbiddenError(`this api key has no access to tenant ${JSON.stringify(named ?? tenant)}`);
   tenantOfRequest.set(request, tenant);
 }

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { silentLogger, type Logger } from '../../core/index.js';
-import { sqlString } from '../../core/index.js';
+import { silentLogger, sqlString, type Logger } from '../../core/index.js';
 import { eventInsertColumnList, eventInsertSettings, eventInsertStructure } from '../encode-event-row.js';
 import type { ChdbEngineOptions, EncodedEventRow, EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
