@@ -133,8 +133,8 @@ async function sendAll(url: string, key: string, bodies: readonly ReturnType<typ
 }
 
 /**
- * The id of the tenant named `default`: requests name it by id, since the shipper endpoints take
- * the tenant a key holds by its id (/v1's routes also read the name).
+ * The id of the tenant named `default`: requests name it by id (the shipper endpoints also read
+ * the name, as /v1's routes do, since 24cff39).
  */
 async function defaultTenantId(url: string, key: string): Promise<string> {
   const response = await fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
