@@ -4,6 +4,7 @@ import { sampleAlert } from '../domain/testing/index.js';
 import { chatAnswers, pagerAnswers, startChatApiStandIn, startPagerApiStandIn, startWebhookReceiver, type StandInReceiver } from '../sinks/testing/stand-in-receiver.js';
 import type { EventSinkRecord, Store } from '../store/index.js';
 import { createSqliteStore } from '../store/sqlite/index.js';
+import { aCommit, aDelivery, anAlert } from '../store/testing/detection-engine-fixtures.js';
 import { DeliveryWorker, defaultDeliverySettings, type DeliverySettings } from './delivery-worker.js';
 import { createSinkResolver } from './sink-resolver.js';
 import { ruleRecord } from './testing/rule-fixtures.js';
@@ -52,52 +53,15 @@ async function queueAlert(sinks: { id: string; type: EventSinkRecord['type'] }[]
   const end = (cursor ?? t - 30_000) + 60_000;
   const at = clock.nowMs();
   const ids = sinks.map(() => newId()).sort();
-  const ok = await store.detectionState.commitWindow({
-    tenantId: 'acme',
-    ruleId,
-    windowEndMs: end,
-    expectedCursorMs: cursor,
-    ranAtMs: at,
-    identities: [],
-    forgetIdentitiesUpToMs: 0,
-    sentDedupKeys: [],
-    detections: [],
-    lastAlertedAtMs: at,
-    alerts: [
-      {
-        alert: {
-          id: message.id,
-          tenantId: 'acme',
-          ruleId,
-          ruleName: message.name,
-          severity: 'High',
-          windowStartMs: end - 300_000,
-          windowEndMs: end,
-          status: 'pending',
-          dedupKey: null,
-          payload: message as any,
-          createdAt: at,
-          updatedAt: at,
-        },
-        deliveries: sinks.map((s, i) => ({
-          id: ids[i]!,
-          alertId: message.id,
-          tenantId: 'acme',
-          sinkId: s.id,
-          sinkType: s.type,
-          status: 'pending',
-          attempts: 0,
-          nextAttemptAt: at,
-          queuedAt: at,
-          lastError: null,
-          lastHttpStatus: null,
-          deliveredAt: null,
-          createdAt: at,
-          updatedAt: at,
-        })),
-      },
-    ],
-  });
+  const alert = anAlert('acme', ruleId, { id: message.id, ruleName: message.name, windowStartMs: end - 300_000, windowEndMs: end, payload: message, createdAt: at, updatedAt: at });
+  const ok = await store.detectionState.commitWindow(
+    aCommit('acme', ruleId, end, cursor, {
+      ranAtMs: at,
+      forgetIdentitiesUpToMs: 0,
+      lastAlertedAtMs: at,
+      alerts: [{ alert, deliveries: sinks.map((s, i) => aDelivery(alert, s.id, { id: ids[i]!, sinkType: s.type })) }],
+    }),
+  );
   expect(ok).toBe(true);
   cursor = end;
   return message.id;
