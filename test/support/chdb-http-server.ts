@@ -18,6 +18,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Session } from 'chdb';
+import { sqlString } from '../../src/core/index.js';
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -196,7 +197,7 @@ async function insert(query: string, data: Buffer, database: string, settings: R
     const columns = columnList?.split(',').map((c) => c.trim()) ?? null;
     const [db, tableName] = table.split('.') as [string, string];
     const described = await pooled.session.queryAsync(
-      `SELECT name, type FROM system.columns WHERE database = ${sqlText(db)} AND table = ${sqlText(tableName)} AND default_kind = '' ORDER BY position`,
+      `SELECT name, type FROM system.columns WHERE database = ${sqlString(db)} AND table = ${sqlString(tableName)} AND default_kind = '' ORDER BY position`,
       { format: 'JSONEachRow' },
     );
     const types = new Map(
@@ -212,9 +213,9 @@ async function insert(query: string, data: Buffer, database: string, settings: R
     const file = join(dataDir as string, `insert-${randomUUID()}.bin`);
     await writeFile(file, data);
     try {
-      const settingsText = Object.entries(settings).map(([key, value]) => `${key} = ${/^-?\d+$/.test(value) ? value : sqlText(value)}`);
+      const settingsText = Object.entries(settings).map(([key, value]) => `${key} = ${/^-?\d+$/.test(value) ? value : sqlString(value)}`);
       await pooled.session.queryAsync(
-        `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM file(${sqlText(file)}, RowBinary, ${sqlText(structure)})${settingsText.length ? ` SETTINGS ${settingsText.join(', ')}` : ''}`,
+        `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM file(${sqlString(file)}, RowBinary, ${sqlString(structure)})${settingsText.length ? ` SETTINGS ${settingsText.join(', ')}` : ''}`,
         { format: 'TabSeparated' },
       );
     } finally {
@@ -223,10 +224,6 @@ async function insert(query: string, data: Buffer, database: string, settings: R
   } finally {
     release(pooled);
   }
-}
-
-function sqlText(value: string): string {
-  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer> {

@@ -105,3 +105,20 @@ export function VirtualRows(props: VirtualRowsProps) {
     </div>
   );
 }
+
+/** One row of a `VirtualRows` grid: the grid row's roles, position, selection and column layout around its cells. */
+export function GridRow(props: { index: number; active: boolean; template: string; height: number; onClick: () => void; children: ComponentChildren }) {
+  return (
+    <div
+      id={`row-${props.index}`}
+      role="row"
+      aria-rowindex={props.index + 2}
+      aria-selected={props.active}
+      class={`grid-row${props.active ? ' active' : ''}`}
+      style={{ gridTemplateColumns: props.template, height: `${props.height}px` }}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </div>
+  );
+}

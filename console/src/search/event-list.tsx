@@ -1,5 +1,5 @@
 import type { Row } from '../api/types.js';
-import { VirtualRows } from '../common/virtual-rows.js';
+import { GridRow, VirtualRows } from '../common/virtual-rows.js';
 import { summaryLine } from './event-tree.js';
 import { formatInstant, type TimeZoneChoice } from './time-range.js';
 
@@ -44,16 +44,7 @@ export function EventList(props: EventListProps) {
         const time = String(row['@svc.datetime'] ?? '');
         const date = new Date(time);
         return (
-          <div
-            key={index}
-            id={`row-${index}`}
-            role="row"
-            aria-rowindex={index + 2}
-            aria-selected={active}
-            class={`grid-row${active ? ' active' : ''}`}
-            style={{ gridTemplateColumns: template, height: `${eventRowHeight}px` }}
-            onClick={() => (props.onSelect(index), props.onOpen(index))}
-          >
+          <GridRow key={index} index={index} active={active} template={template} height={eventRowHeight} onClick={() => (props.onSelect(index), props.onOpen(index))}>
             <span role="gridcell" class="time">
               {Number.isNaN(date.getTime()) ? time : formatInstant(date, props.zone)}
             </span>
@@ -68,7 +59,7 @@ export function EventList(props: EventListProps) {
                 </span>
               ))
             )}
-          </div>
+          </GridRow>
         );
       }}
     />

@@ -1,5 +1,5 @@
 import type { Row } from '../api/types.js';
-import { VirtualRows } from '../common/virtual-rows.js';
+import { GridRow, VirtualRows } from '../common/virtual-rows.js';
 import { cellText } from './event-list.js';
 
 /** An aggregation's (or a table's) rows with their columns, scrolled virtually. */
@@ -23,16 +23,7 @@ export function ResultTable(props: { columns: readonly string[]; rows: readonly 
         </div>
       }
       renderRow={(index, active) => (
-        <div
-          key={index}
-          id={`row-${index}`}
-          role="row"
-          aria-rowindex={index + 2}
-          aria-selected={active}
-          class={`grid-row${active ? ' active' : ''}`}
-          style={{ gridTemplateColumns: template, height: '28px' }}
-          onClick={() => props.onSelect(index)}
-        >
+        <GridRow key={index} index={index} active={active} template={template} height={28} onClick={() => props.onSelect(index)}>
           {props.columns.map((c) => {
             const value = props.rows[index]![c];
             return (
@@ -41,7 +32,7 @@ export function ResultTable(props: { columns: readonly string[]; rows: readonly 
               </span>
             );
           })}
-        </div>
+        </GridRow>
       )}
     />
   );
