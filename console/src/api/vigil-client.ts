@@ -113,11 +113,6 @@ export class VigilClient {
     return this.call('POST', '/v1/detection_rule_yaml/run_tests', { text: yaml });
   }
 
-  /** Saves a rule file over the rule holding its `push_key` (the file upsert). */
-  async upsertRuleFile(yaml: string): Promise<DetectionRule> {
-    return (await this.call<{ detection_rule: DetectionRule }>('PUT', '/v1/detection_rule_yaml', { text: yaml })).detection_rule;
-  }
-
   previewRule(request: { start_time: string; end_time: string; rule_id?: string; rule_yaml?: string }): Promise<RulePreview> {
     return this.call('POST', '/v1/detection_rule_preview', { body: request });
   }
