@@ -1,12 +1,14 @@
-import type { EventRowInput } from './engine.js';
+import type { EncodedEventRow, EventRowInput } from './engine.js';
 import { RowBinaryWriter } from './row-binary-writer.js';
+import { fieldLayoutColumns } from './schema.js';
 
 /**
  * The columns of `logs` an insert writes, in order, with their exact table types: the chDB
  * adapter names them as the structure of the `file()` it inserts from, where a type that differs
  * from the table's (a plain `JSON` for `JSON(max_dynamic_paths=256)`) makes the engine convert
  * every row, at three times the cost (docs/engine.md, "Writing events"). The engine contract
- * checks them against the table.
+ * checks them against the table. `encodeEventRow` writes the columns up to `search_text`,
+ * `encodeFieldColumns` the field layout after them (schema v10: no JSON column).
  */
 export const eventInsertColumns = [
   ['tenant', 'LowCardinality(String)'],
@@ -17,8 +19,7 @@ export const eventInsertColumns = [
   ['ts_field', 'LowCardinality(String)'],
   ['raw', 'String'],
   ['search_text', 'String'],
-  ['attrs', 'JSON(max_dynamic_paths=256)'],
-  ['null_paths', 'Array(String)'],
+  ...fieldLayoutColumns,
 ] as const;
 
 /** `(tenant, idx, …)`: the column list of an insert of encoded rows. */
@@ -51,16 +52,20 @@ function copyToSlab(bytes: Buffer): Uint8Array {
 }
 
 /**
- * Serializes one event as a RowBinary row of `eventInsertColumns`. The engine reads it without
- * parsing text: the CLI ingest of the Windows replay cost 0.62 of the CPU per event of the
- * JSONEachRow lines it replaces (docs/engine.md, "Writing events").
+ * Serializes the head of one event's RowBinary row of `eventInsertColumns`: the columns up to
+ * `search_text`, which need no field map, so ingest encodes them while the batch before is being
+ * written. The engine reads RowBinary without parsing text: the CLI ingest of the Windows replay
+ * cost 0.62 of the CPU per event of the JSONEachRow lines it replaced (docs/engine.md, "Writing
+ * events").
  *
  * - `ts` is DateTime64(9)'s Int64 of nanoseconds and `seq` a UInt64, both exact (pre-1970 too).
  * - `raw` is the event's text as is; the engine stores the bytes verbatim.
- * - `attrs` is the JSON column as its text (`input_format_binary_read_json_as_string`): the engine
- *   types its leaves as it did from JSONEachRow, under the same inference settings.
  */
-export function encodeEventRow(row: EventRowInput): Uint8Array {
+export function encodeEventRow(row: EventRowInput): EncodedEventRow {
+  return { head: encodeRowHead(row), event: row };
+}
+
+function encodeRowHead(row: EventRowInput): Uint8Array {
   writer.reset();
   writer.string(row.tenant);
   writer.string(row.indexId);
@@ -70,20 +75,11 @@ export function encodeEventRow(row: EventRowInput): Uint8Array {
   writer.string(row.tsField);
   writer.string(row.rawJson);
   writer.string(row.searchText);
-  writer.string(row.attrsJson);
-  writer.varUInt(row.nullPaths.length);
-  for (const path of row.nullPaths) writer.string(path);
   return copyToSlab(writer.bytes()); // a copy: the writer's buffer is the next row's
 }
 
-/** Insert settings that `encodeEventRow` rows need, shared by every adapter. */
+/** Insert settings that encoded rows need, shared by every adapter. */
 export const eventInsertSettings: Readonly<Record<string, string | number>> = {
-  input_format_binary_read_json_as_string: 1,
   // Weekly partitions: a backfill of old events may touch many weeks in one batch.
   max_partitions_per_insert_block: 10_000,
-  // Strings stay strings (D3): without these the JSON type stores ISO-looking strings as
-  // DateTime64 or Date, and numeric-looking strings as numbers, which breaks exact text matching.
-  input_format_try_infer_datetimes: 0,
-  input_format_try_infer_dates: 0,
-  input_format_json_try_infer_numbers_from_strings: 0,
 };

@@ -81,7 +81,7 @@ export async function buildOracleDataset(engine: Engine, tenant: string, indexes
         sourceType: i % 4 === 0 ? 'aws:cloudtrail' : 'custom:generic',
         tsField: '',
         rawJson: JSON.stringify(object),
-        attrsJson: JSON.stringify(flat.attrs),
+        attrs: flat.attrs,
         nullPaths: flat.nullPaths,
         searchText: valuesText(flat.attrs),
       }),

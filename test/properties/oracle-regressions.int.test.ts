@@ -45,7 +45,7 @@ async function both(objects: readonly Record<string, unknown>[], text: string): 
       sourceType: 'custom:generic',
       tsField: '',
       rawJson: JSON.stringify(object),
-      attrsJson: JSON.stringify(flat.attrs),
+      attrs: flat.attrs,
       nullPaths: flat.nullPaths,
       searchText: valuesText(flat.attrs),
     });
