@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery, compileEventBatch, compileEventFilter, evaluateQuery, parseQueryOrThrow, printQuery, type EventFilter, type Query } from '../../src/query/index.js';
+import { analyzeQuery, withStoredLayout, compileEventBatch, compileEventFilter, evaluateQuery, parseQueryOrThrow, printQuery, type EventFilter, type Query } from '../../src/query/index.js';
 import { arbitraryQuery } from '../../src/query/testing/arbitrary-query.js';
 import { decodeRows, readEvents } from '../../src/search/index.js';
 import { oracleIndexes as indexes, useOracleDatasets, type OracleDataset } from './oracle-dataset.js';
@@ -36,7 +36,7 @@ describe('batched event filters agree with the reference evaluator', () => {
         const members: { query: Query; filter: EventFilter }[] = [];
         for (const query of queries) {
           const analysis = analyzeQuery(query, { indexes, fieldPaths: dataset.fieldPaths });
-          const filter = analysis.analyzed && compileEventFilter(analysis.analyzed);
+          const filter = analysis.analyzed && compileEventFilter(withStoredLayout(analysis.analyzed, dataset.layout));
           if (filter) members.push({ query, filter });
         }
         if (members.length === 0) return;
