@@ -361,19 +361,26 @@ FROM logs GROUP BY tenant, idx`,
     // for it), so `col: *` on stored rows reads attrs without a prefilter.
     {
       version: 10,
-      statements: renderAll(
-        [
-          `ALTER TABLE logs{{onCluster}} ${fieldLayoutColumnDdl.map((column) => `ADD COLUMN IF NOT EXISTS ${column}`).join(', ')}`,
-          `ALTER TABLE logs{{onCluster}} ADD ${fieldPathsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
-          'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS attrs_paths SETTINGS mutations_sync = 0',
-          'DROP VIEW IF EXISTS field_catalog_mv{{onCluster}}',
-          fieldMapsTable,
-          // The indexes holding rows of map 0: every row stored before (a column added with a
-          // default is not written, so this reads no stored column but tenant and idx).
-          `INSERT INTO field_maps SELECT DISTINCT tenant, idx, '', 0, '', ${noSlot} FROM logs WHERE field_map = 0`,
-        ],
-        options,
-      ),
+      statements: [
+        ...renderAll(
+          [
+            `ALTER TABLE logs{{onCluster}} ${fieldLayoutColumnDdl.map((column) => `ADD COLUMN IF NOT EXISTS ${column}`).join(', ')}`,
+            `ALTER TABLE logs{{onCluster}} ADD ${fieldPathsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
+            'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS attrs_paths SETTINGS mutations_sync = 0',
+            'DROP VIEW IF EXISTS field_catalog_mv{{onCluster}}',
+            fieldMapsTable,
+          ],
+          options,
+        ),
+        // On a cluster the ALTERs above act on logs_local; the Distributed logs over it needs the
+        // columns too (no codecs there: it stores nothing), before the statement below reads them.
+        ...(options.cluster === undefined
+          ? []
+          : [`ALTER TABLE logs ON CLUSTER ${sqlIdentifier(options.cluster)} ${fieldLayoutColumns.map(([name, type]) => `ADD COLUMN IF NOT EXISTS ${name} ${type}`).join(', ')}`]),
+        // The indexes holding rows of map 0: every row stored before (a column added with a
+        // default is not written, so this reads no stored column but tenant and idx).
+        ...renderAll([`INSERT INTO field_maps SELECT DISTINCT tenant, idx, '', 0, '', ${noSlot} FROM logs WHERE field_map = 0`], options),
+      ],
     },
   ];
 }
