@@ -1,5 +1,6 @@
 import type { EncodedEventRow, EventRowInput } from './engine.js';
 import { RowBinaryWriter } from './row-binary-writer.js';
+import { RowSlabs } from './row-slabs.js';
 import { fieldLayoutColumns } from './schema.js';
 
 /**
@@ -32,24 +33,7 @@ export const eventInsertStructure = eventInsertColumns.map(([name, type]) => `${
 // once to the largest row instead of being allocated per row.
 const writer = new RowBinaryWriter(64 * 1024);
 
-// Rows are copied into shared slabs, as views, rather than each into an ArrayBuffer of its own:
-// a batch of 20,000 Windows rows made 20,000 backing stores, and the garbage collector took a
-// tenth of ingest's main thread (a CPU profile of the Windows replay). A slab lives as long as
-// any row in it.
-const slabBytes = 8 * 1024 * 1024;
-let slab = Buffer.allocUnsafeSlow(slabBytes);
-let slabUsed = 0;
-
-function copyToSlab(bytes: Buffer): Uint8Array {
-  if (slabUsed + bytes.length > slab.length) {
-    slab = Buffer.allocUnsafeSlow(Math.max(slabBytes, bytes.length));
-    slabUsed = 0;
-  }
-  bytes.copy(slab, slabUsed);
-  const row = slab.subarray(slabUsed, slabUsed + bytes.length);
-  slabUsed += bytes.length;
-  return row;
-}
+const slabs = new RowSlabs();
 
 /**
  * Serializes the head of one event's RowBinary row of `eventInsertColumns`: the columns up to
@@ -75,7 +59,7 @@ function encodeRowHead(row: EventRowInput): Uint8Array {
   writer.string(row.tsField);
   writer.string(row.rawJson);
   writer.string(row.searchText);
-  return copyToSlab(writer.bytes()); // a copy: the writer's buffer is the next row's
+  return slabs.copy(writer.bytes()); // a copy: the writer's buffer is the next row's
 }
 
 /** Insert settings that encoded rows need, shared by every adapter. */

@@ -7,6 +7,7 @@
 import type { EncodedEventRow } from './engine.js';
 import { numberSlotBase, numberSlotCount, stringSlotCount } from './schema.js';
 import { RowBinaryWriter, rowBinaryString } from './row-binary-writer.js';
+import { RowSlabs } from './row-slabs.js';
 import type { SlotMap } from './field-maps.js';
 
 /** One field catalog row: how many events of a day held a path with a type. */
@@ -110,6 +111,9 @@ const dayNs = 86_400_000_000_000n;
 export class FieldColumnEncoder {
   private readonly lineages = new Map<string, LineagePaths>();
   private batch = 0;
+  // One writer for every row, grown once to the largest; rows are copied out into slabs.
+  private readonly writer = new RowBinaryWriter(64 * 1024);
+  private readonly slabs = new RowSlabs();
   // Per row: the value of each slot, or undefined (reset by `filled`).
   private readonly strings = new Array<string | undefined>(stringSlotCount).fill(undefined);
   private readonly numbers = new Array<number | undefined>(numberSlotCount).fill(undefined);
@@ -123,11 +127,8 @@ export class FieldColumnEncoder {
   /** Encodes rows, each with the map of its (tenant, index, source type): `maps[i]` for `rows[i]`, one object per lineage. */
   encode(encoded: readonly EncodedEventRow[], maps: readonly RowMap[]): EncodedBatch {
     const batch = ++this.batch;
-    let size = 0;
-    for (const row of encoded) size += row.event.searchText.length;
-    const writer = new RowBinaryWriter(Math.max(1 << 16, Math.ceil(size * 1.6) + encoded.length * 1024));
-    const starts = new Array<number>(encoded.length + 1);
-    starts[0] = 0;
+    const writer = this.writer;
+    const chunks = new Array<Uint8Array>(encoded.length * 2);
     const inBatch = new Map<RowMap, BatchLineage>();
     const { strings, numbers } = this;
     const filledStrings: number[] = [];
@@ -138,7 +139,9 @@ export class FieldColumnEncoder {
     const restNumberValues: number[] = [];
     let last: BatchLineage | null = null;
     for (let r = 0; r < encoded.length; r++) {
-      const row = (encoded[r] as EncodedEventRow).event;
+      const head = encoded[r] as EncodedEventRow;
+      const row = head.event;
+      writer.reset();
       const map = maps[r] as RowMap;
       let lineage: BatchLineage = last !== null && last.map === map ? last : this.lineageIn(inBatch, map);
       last = lineage;
@@ -234,14 +237,8 @@ export class FieldColumnEncoder {
       for (const slot of filledNumbers) numbers[slot] = undefined;
       filledStrings.length = 0;
       filledNumbers.length = 0;
-      starts[r + 1] = writer.length;
-    }
-    // One buffer for the batch's field columns, sliced per row after the writer stopped growing.
-    const bytes = writer.bytes();
-    const chunks = new Array<Uint8Array>(encoded.length * 2);
-    for (let r = 0; r < encoded.length; r++) {
-      chunks[2 * r] = (encoded[r] as EncodedEventRow).head;
-      chunks[2 * r + 1] = bytes.subarray(starts[r] as number, starts[r + 1] as number);
+      chunks[2 * r] = head.head;
+      chunks[2 * r + 1] = this.slabs.copy(writer.bytes()); // a copy: the writer is the next row's
     }
     return { chunks, catalog: catalogRows(inBatch.values()) };
   }
