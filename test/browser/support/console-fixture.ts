@@ -68,6 +68,8 @@ export async function seedConsoleFixture(options: { url: string; key: string; en
     `INSERT INTO logs (tenant, idx, ts, seq, source_type, ts_field, raw, search_text) ` +
       `SELECT '${tenantId}', '${bulkIndex.id}', fromUnixTimestamp64Nano(toInt64(${start} + number * 3000000)), number + 10, ` +
       `'custom:generic', '', '{}', concat('value ', toString(number), ' ', repeat('abcdefghij ', 60)) FROM numbers(1000000)`,
+    // In blocks of 100,000 rows: one block of a million would hold every empty typed slot too (over 2 GiB).
+    { settings: { min_insert_block_size_rows: 100_000, min_insert_block_size_bytes: 0 } },
   );
 
   const sink = await api(`${url}/v1/event_sink`, key, 'POST', {
