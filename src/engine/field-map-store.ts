@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { systemClock, type Clock } from '../core/index.js';
 import type { EventRowInput, FieldLayout } from './engine.js';
 import type { CatalogRow, RowMap } from './encode-field-columns.js';
 import { fieldLayoutOf, firstMapId, nextMapId, noSlots, promote, versionsOf, type FieldMapRow, type SlotMap } from './field-maps.js';
@@ -19,7 +20,8 @@ export interface FieldMapStoreOptions {
    */
   readonly exclusiveWriter: boolean;
   readonly maxAgeMs?: number;
-  readonly nowMs?: () => number;
+  /** When the maps were read, for `maxAgeMs`; default the system clock. */
+  readonly clock?: Clock;
 }
 
 /** One lineage as the store tracks it (opaque to callers). */
@@ -49,14 +51,14 @@ export class FieldMapStore {
   private readonly lineages = new Map<string, Lineage>();
   private chain: Promise<unknown> = Promise.resolve();
   private readonly maxAgeMs: number;
-  private readonly nowMs: () => number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly table: FieldMapTable,
     private readonly options: FieldMapStoreOptions,
   ) {
     this.maxAgeMs = options.exclusiveWriter ? Number.POSITIVE_INFINITY : (options.maxAgeMs ?? 5_000);
-    this.nowMs = options.nowMs ?? Date.now;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** How queries over these indexes read each column. */
@@ -181,9 +183,7 @@ export class FieldMapStore {
     const all = [...slots.strings, ...slots.numbers];
     // A version without slots still needs a row, so that readers know its lineage.
     const rows: FieldMapRow[] =
-      all.length === 0
-        ? [{ tenant, indexId, sourceType, mapId, path: '', slot: noSlot }]
-        : all.map(([path, slot]) => ({ tenant, indexId, sourceType, mapId, path, slot }));
+      all.length === 0 ? [{ tenant, indexId, sourceType, mapId, path: '', slot: noSlot }] : all.map(([path, slot]) => ({ tenant, indexId, sourceType, mapId, path, slot }));
     await this.table.write(rows);
     lineage.written = true;
     lineage.map = { tenant, indexId, sourceType, mapId, slots };
@@ -192,7 +192,7 @@ export class FieldMapStore {
   }
 
   private async rowsOf(tenant: string, indexIds: readonly string[]): Promise<FieldMapRow[]> {
-    const now = this.nowMs();
+    const now = this.clock.nowMs();
     const stale = [...new Set(indexIds)].filter((id) => {
       const entry = this.cached.get(indexKey(tenant, id));
       return entry === undefined || now - entry.readAtMs > this.maxAgeMs;

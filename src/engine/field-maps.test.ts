@@ -50,13 +50,7 @@ describe('fieldLayoutOf', () => {
   const rangeB = [2n << 16n, (2n << 16n) | 0xffffn];
 
   it('tells which columns every lineage holds in a slot from its first version, and which slots two lineages give different columns', () => {
-    const layout = fieldLayoutOf([
-      row(a1, 'user', 3),
-      row(a1 + 1n, 'user', 3),
-      row(a1 + 1n, 'port', numberSlotBase + 7),
-      row(b1, 'host', 3, 'b'),
-      row(b1, 'user', 9, 'b'),
-    ]);
+    const layout = fieldLayoutOf([row(a1, 'user', 3), row(a1 + 1n, 'user', 3), row(a1 + 1n, 'port', numberSlotBase + 7), row(b1, 'host', 3, 'b'), row(b1, 'user', 9, 'b')]);
     expect(layout.legacy).toBe(false);
     expect(layout.mapRanges).toEqual([rangeA, rangeB]);
     expect(layout.slots.get('user')).toEqual([

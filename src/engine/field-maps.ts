@@ -111,7 +111,11 @@ export function fieldLayoutOf(rows: readonly FieldMapRow[]): FieldLayout {
     }
   }
   const slots = new Map<string, FieldSlotUse[]>();
-  for (const [path, pathUses] of uses) slots.set(path, pathUses.map((use) => ({ ...use, shared: (columnPaths.get(use.column)?.size ?? 0) > 1 })));
+  for (const [path, pathUses] of uses)
+    slots.set(
+      path,
+      pathUses.map((use) => ({ ...use, shared: (columnPaths.get(use.column)?.size ?? 0) > 1 })),
+    );
   const slotted = new Set([...fromFirst].filter(([, n]) => n === lineages.size).map(([key]) => key));
   return { legacy, mapRanges, slots, slotted };
 }

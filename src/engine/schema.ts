@@ -198,7 +198,6 @@ ORDER BY (tenant, idx, day, path, type)`,
   fieldMapsTable,
 ] as const;
 
-
 /** Renders the schema DDL, in creation order (the version table first). */
 export function createSchemaStatements(options: SchemaOptions = {}): string[] {
   return renderAll([versionTableTemplate, ...tablesTemplate], options);

@@ -112,7 +112,9 @@ WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)}`,
   /** Writes one version of a field map (before any row that uses it). */
   async writeFieldMaps(rows: readonly FieldMapRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const tuples = rows.map((r) => `(${sqlString(r.tenant)}, ${sqlString(r.indexId)}, ${sqlString(r.sourceType)}, ${sqlInteger(r.mapId)}, ${sqlString(r.path)}, ${sqlInteger(r.slot)})`);
+    const tuples = rows.map(
+      (r) => `(${sqlString(r.tenant)}, ${sqlString(r.indexId)}, ${sqlString(r.sourceType)}, ${sqlInteger(r.mapId)}, ${sqlString(r.path)}, ${sqlInteger(r.slot)})`,
+    );
     await this.runner.exec(
       `INSERT INTO field_maps (tenant, idx, source_type, map_id, path, slot)
 SELECT m.1, m.2, m.3, toUInt64(m.4), m.5, toUInt16(m.6) FROM (SELECT arrayJoin([${tuples.join(', ')}]) AS m)`,

@@ -167,4 +167,3 @@ describe('addStoredColumns', () => {
     for (const notAnObject of [null, 'text', 3, [1, 2]]) expect(actualRow(notAnObject)).toEqual([['@svc.datetime', 'first']]);
   });
 });
-

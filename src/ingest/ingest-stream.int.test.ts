@@ -39,9 +39,7 @@ interface LogRow {
 }
 
 async function rowsOf(tenant: string): Promise<LogRow[]> {
-  const result = await engine.query<LogRow>(
-    `SELECT toString(ts) AS ts, seq, ts_field, source_type, raw, field_paths FROM logs WHERE tenant = '${tenant}' ORDER BY seq`,
-  );
+  const result = await engine.query<LogRow>(`SELECT toString(ts) AS ts, seq, ts_field, source_type, raw, field_paths FROM logs WHERE tenant = '${tenant}' ORDER BY seq`);
   return result.rows;
 }
 

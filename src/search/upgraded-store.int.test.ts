@@ -38,14 +38,20 @@ function v9Row(seq: number, event: Record<string, unknown>, nullPaths: string[] 
   const tsNs = BigInt(Date.parse(event.ts as string)) * 1_000_000n;
   // ts as the bare integer of nanoseconds; raw as the object text.
   const row = { tenant: 'acme', idx: 'i-web', ts: 'TS', seq, source_type: 'test', ts_field: 'ts', raw: 'RAW', search_text: searchText, attrs, null_paths: nullPaths };
-  return JSON.stringify(row).replace('"ts":"TS"', `"ts":${tsNs}`).replace('"raw":"RAW"', `"raw":${JSON.stringify(event)}`);
+  return JSON.stringify(row)
+    .replace('"ts":"TS"', `"ts":${tsNs}`)
+    .replace('"raw":"RAW"', `"raw":${JSON.stringify(event)}`);
 }
 
 beforeAll(async () => {
   // A v9 store: its schema, its version rows, rows with v9's columns (the catalog view fills the catalog).
   const v9 = new Session(dir);
   const ddl = readFileSync(new URL('../engine/testdata/schema-v9.sql', import.meta.url), 'utf8');
-  for (const statement of ddl.split(/;\n/).map((s) => s.replace(/^--.*\n/gm, '').trim()).filter((s) => s !== '')) await v9.queryAsync(statement, { format: 'TabSeparated' });
+  for (const statement of ddl
+    .split(/;\n/)
+    .map((s) => s.replace(/^--.*\n/gm, '').trim())
+    .filter((s) => s !== ''))
+    await v9.queryAsync(statement, { format: 'TabSeparated' });
   await v9.queryAsync('INSERT INTO vigil_schema (version) SELECT arrayJoin([1, 2, 3, 4, 5, 6, 7, 8, 9])', { format: 'TabSeparated' });
   const old = [
     v9Row(1, { ts: '2026-11-21T01:00:00Z', status: 200, path: '/a', user: 'ann' }),

@@ -75,12 +75,16 @@ export async function storedValues(engine: Engine, tenant: string, paths: readon
   const columns = paths.map((path, i) => {
     const uses = layout.slots.get(path) ?? [];
     const read = (kind: 'string' | 'number', rest: string) => {
-      const slots = uses.filter((use) => use.kind === kind).map((use) => `if(${use.mapRanges.map(([lo, hi]) => `field_map BETWEEN ${lo} AND ${hi}`).join(' OR ')}, ${use.column}, NULL)`);
+      const slots = uses
+        .filter((use) => use.kind === kind)
+        .map((use) => `if(${use.mapRanges.map(([lo, hi]) => `field_map BETWEEN ${lo} AND ${hi}`).join(' OR ')}, ${use.column}, NULL)`);
       return `coalesce(${[...slots, rest].join(', ')})`;
     };
     return `${read('string', `rest_s[${sqlString(path)}]`)} AS v${i}_s, ${read('number', `rest_n[${sqlString(path)}]`)} AS v${i}_n`;
   });
-  const result = await engine.query<Record<string, string | number | null>>(`SELECT ${columns.join(', ')} FROM logs WHERE tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)} ORDER BY seq`);
+  const result = await engine.query<Record<string, string | number | null>>(
+    `SELECT ${columns.join(', ')} FROM logs WHERE tenant = ${sqlString(tenant)} AND idx = ${sqlString(indexId)} ORDER BY seq`,
+  );
   return result.rows.map((row) => paths.map((_, i) => ({ s: row[`v${i}_s`] as string | null, n: row[`v${i}_n`] === null ? null : Number(row[`v${i}_n`]) })));
 }
 

@@ -42,7 +42,13 @@ FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`,
         field_paths: ['n', 'f', 's', 'nested.deep', 'gone', 'also.gone'],
       });
       const values = await storedValues(engine(), tenant, ['n', 'f', 's', 'nested.deep', 'gone']);
-      expect(values[3]).toEqual([{ s: null, n: 42 }, { s: null, n: 1.5 }, { s: 'text', n: null }, { s: 'x', n: null }, { s: null, n: null }]);
+      expect(values[3]).toEqual([
+        { s: null, n: 42 },
+        { s: null, n: 1.5 },
+        { s: 'text', n: null },
+        { s: 'x', n: null },
+        { s: null, n: null },
+      ]);
     });
 
     it('keeps paths with odd characters apart and addressable, in slots and in the rest maps', async () => {

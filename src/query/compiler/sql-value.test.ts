@@ -40,7 +40,12 @@ describe('storedValue', () => {
   // s9 from its first version and `host` in s3, the slot A gives `user`.
   const lineageA: [bigint, bigint] = [65_536n, 131_071n];
   const lineageB: [bigint, bigint] = [131_072n, 196_607n];
-  const slot = (column: string, ranges: [bigint, bigint][], shared = false): StoredSlot => ({ column, kind: column.startsWith('s') ? 'string' : 'number', mapRanges: ranges, shared });
+  const slot = (column: string, ranges: [bigint, bigint][], shared = false): StoredSlot => ({
+    column,
+    kind: column.startsWith('s') ? 'string' : 'number',
+    mapRanges: ranges,
+    shared,
+  });
   const layout: StoredLayout = {
     legacy: false,
     mapRanges: [lineageA, lineageB],
@@ -60,14 +65,22 @@ describe('storedValue', () => {
   });
 
   it('reads every slot that may hold a part, telling rows apart by map only where a slot is shared', () => {
-    expect(storedValue('user', ['String'], layout)).toEqual({ s: 'coalesce(if(field_map BETWEEN 65536 AND 131071, s3, NULL), s9)', n: nullNumber, exists: "has(field_paths, 'user')" });
+    expect(storedValue('user', ['String'], layout)).toEqual({
+      s: 'coalesce(if(field_map BETWEEN 65536 AND 131071, s3, NULL), s9)',
+      n: nullNumber,
+      exists: "has(field_paths, 'user')",
+    });
     // Promoted after the first version of A and absent from B's slots: earlier rows keep it in rest_n.
     expect(storedValue('port', ['Int64'], layout)).toEqual({ s: nullString, n: "coalesce(n7, rest_n['port'])", exists: "has(field_paths, 'port')" });
     expect(storedValue('host', ['String'], layout).s).toBe("coalesce(if(field_map BETWEEN 131072 AND 196607, s3, NULL), rest_s['host'])");
   });
 
   it('reads a column no map holds in a slot from the rest maps, and rows of map 0 from attrs', () => {
-    expect(storedValue('port', undefined, { ...layout, slots: new Map(), slotted: new Set() })).toEqual({ s: "rest_s['port']", n: "rest_n['port']", exists: "has(field_paths, 'port')" });
+    expect(storedValue('port', undefined, { ...layout, slots: new Map(), slotted: new Set() })).toEqual({
+      s: "rest_s['port']",
+      n: "rest_n['port']",
+      exists: "has(field_paths, 'port')",
+    });
     const upgraded = storedValue('host', ['String', 'Null'], { ...layout, legacy: true, slots: new Map(), slotted: new Set() });
     expect(upgraded.s).toBe("coalesce(rest_s['host'], attrs.`host`.:String)");
     expect(upgraded.exists).toBe("(has(field_paths, 'host') OR (isNotNull(attrs.`host`) OR has(null_paths, 'host')))");
