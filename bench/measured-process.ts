@@ -78,8 +78,20 @@ export function readPeakRss(pid: number): number | null {
 
 /** CPU seconds (user + system) a live process has used so far, from /proc/<pid>/stat. */
 export function readCpuSeconds(pid: number): number | null {
+  return readStatCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of a live process's main thread alone (/proc/<pid>/task/<pid>/stat): for Node, the
+ * JavaScript the process ran, without the engine's threads, garbage collection helpers or I/O.
+ */
+export function readMainThreadCpuSeconds(pid: number): number | null {
+  return readStatCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function readStatCpuSeconds(path: string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     // Fields after the command name (which may contain spaces) start at the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)

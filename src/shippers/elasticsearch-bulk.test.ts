@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../core/index.js';
+import { bulkResponse } from './elasticsearch-answers.js';
 import { parseBulkBody } from './elasticsearch-bulk.js';
 
 describe('parseBulkBody', () => {
@@ -37,5 +38,21 @@ describe('parseBulkBody', () => {
   ])('refuses a body with %s as a whole', (_, body, message) => {
     expect(() => parseBulkBody(body, null)).toThrow(ValidationError);
     expect(() => parseBulkBody(body, null)).toThrow(message);
+  });
+});
+
+describe('bulkResponse', () => {
+  it('answers each item under its action, with the id it gave or a new 20-character one unique in the answer', () => {
+    const items = parseBulkBody(`{"index":{"_id":"given"}}\n{"a":1}\n${'{"create":{}}\n{"b":2}\n'.repeat(50)}`, 'web');
+    const answer = bulkResponse(
+      items,
+      items.map(() => ({ kind: 'ingested' as const })),
+      3,
+    ) as { errors: boolean; items: Record<string, { _id: string; _index: string; status: number; result: string }>[] };
+    expect(answer.errors).toBe(false);
+    expect(answer.items[0]?.['index']).toMatchObject({ _id: 'given', _index: 'web', status: 201, result: 'created' });
+    const made = answer.items.slice(1).map((item) => item['create']?._id ?? '');
+    expect(made.every((id) => /^[A-Za-z0-9_-]{20}$/.test(id))).toBe(true);
+    expect(new Set(made).size).toBe(50);
   });
 });

@@ -65,6 +65,13 @@ describe('OTLP logs decoding', () => {
     expect(decodeOtlpProtobuf(request).map((r) => r.line)).toEqual(['{"body":"NaN"}', '{"body":"-Infinity"}']);
   });
 
+  it('writes every int64 with its exact digits, at each varint length and sign', () => {
+    const values = ['0', '127', '128', '562949953421311', '562949953421312', '9007199254740993', '9223372036854775807', '-1', '-9223372036854775808'];
+    const type = exportLogsRequestType();
+    const request = type.encode(type.fromObject({ resourceLogs: [{ scopeLogs: [{ logRecords: values.map((intValue) => ({ body: { intValue } })) }] }] })).finish();
+    expect(decodeOtlpProtobuf(request).map((r) => r.line)).toEqual(values.map((digits) => `{"body":${digits}}`));
+  });
+
   it('skips fields it does not know and reads a resource sent after its scopes', () => {
     const type = exportLogsRequestType();
     const request = type

@@ -141,14 +141,20 @@ describe('two servers on one store and one engine', () => {
     // evaluating or has yet to evaluate), which B may take only once they expire.
     const rulesHeldByA = async (): Promise<string[]> =>
       (await db.query<{ name: string }>("select name from leases where holder like $1 and until_ms > $2 and name like 'rule:%'", [`%:${pidA}:%`, Date.now()])).rows.map((r) => r.name);
+    // A is stopped (SIGSTOP) while its leases are read, so it cannot release them between the
+    // look and the kill; it runs on (SIGCONT) when it holds none yet.
+    let heldByA: string[] = [];
     for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
       const { rows } = await db.query<{ n: string }>('select count(*) as n from alerts');
-      if (Number(rows[0]?.n) >= 30 && (await rulesHeldByA()).length > 0) break;
+      if (Number(rows[0]?.n) < 30) continue;
+      process.kill(pidA, 'SIGSTOP');
+      heldByA = await rulesHeldByA();
+      if (heldByA.length > 0) break;
+      process.kill(pidA, 'SIGCONT');
     }
     await a.kill();
     a = undefined;
     // A died holding these; nothing hands them back but their expiry.
-    const heldByA = await rulesHeldByA();
     expect(heldByA.length).toBeGreaterThan(0);
     // Of those, the rules A had not caught up: B must take their leases to move their cursors (a
     // rule A had caught up keeps A's lease until it expires, as B has nothing to do for it yet).
