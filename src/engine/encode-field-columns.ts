@@ -58,6 +58,16 @@ class PathEntry {
   constructor(readonly path: string) {
     this.key = rowBinaryString(path);
   }
+
+  /** Counts one row of the batch holding the path at `at` (day and type), listing the entry in `touched` the first time in the batch. */
+  count(batch: number, touched: PathEntry[], at: number): void {
+    if (this.batch !== batch) {
+      this.batch = batch;
+      this.counts = [];
+      touched.push(this);
+    }
+    this.counts[at] = (this.counts[at] ?? 0) + 1;
+  }
 }
 
 /** A lineage's paths, with the slots of the latest map encoded. */
@@ -159,11 +169,6 @@ export class FieldColumnEncoder {
         const entry = paths.entry(path);
         writer.raw(entry.key);
         count++;
-        if (entry.batch !== batch) {
-          entry.batch = batch;
-          entry.counts = [];
-          touched.push(entry);
-        }
         const value = attrs[path] as string | number;
         let type: number;
         if (typeof value === 'string') {
@@ -187,20 +192,13 @@ export class FieldColumnEncoder {
             restNumberValues.push(value);
           }
         }
-        const at = dayBase + type;
-        entry.counts[at] = (entry.counts[at] ?? 0) + 1;
+        entry.count(batch, touched, dayBase + type);
       }
       for (const path of row.nullPaths) {
         const entry = paths.entry(path);
         writer.raw(entry.key);
         count++;
-        if (entry.batch !== batch) {
-          entry.batch = batch;
-          entry.counts = [];
-          touched.push(entry);
-        }
-        const at = dayBase + nullType;
-        entry.counts[at] = (entry.counts[at] ?? 0) + 1;
+        entry.count(batch, touched, dayBase + nullType);
       }
       writer.patchCount(pathCount, count);
       // rest_s and rest_n: Map(LowCardinality(String), Nullable(...)) as a count, then key and value pairs.
