@@ -259,11 +259,12 @@ function report(servers: Map<ShipperProtocol | 'control', ProtocolServer>, log: 
   );
   log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   let failed = false;
+  const references = new Set(benchProtocols.map(storedShapeReference));
   for (const protocol of benchProtocols) {
     const t = totalsOf(protocol);
     const reference = storedShapeReference(protocol);
     const ratio = perEvent(protocol) / perEvent(reference);
-    const isReference = protocol === reference || protocol === 'ndjson_otlp_events';
+    const isReference = references.has(protocol);
     if (!isReference && ratio > targetRatio) failed = true;
     log(
       `| ${protocol} | ${t.events} | ${t.requests} | ${t.wallSeconds.toFixed(1)} | ${Math.round(t.events / t.wallSeconds)} | ${t.cpuSeconds.toFixed(2)} | ${t.wholeCpuSeconds.toFixed(2)} | ${((t.mainThreadCpuSeconds / t.events) * 1e6).toFixed(0)} | ${(perEvent(protocol) * 1e6).toFixed(0)} | ${(perEvent(protocol) / perEvent('ndjson')).toFixed(2)} | ${isReference ? '–' : `${ratio.toFixed(2)} (${reference})`} |`,

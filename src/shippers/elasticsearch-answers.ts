@@ -75,7 +75,7 @@ function itemResult(item: BulkItem, id: string, outcome: RecordOutcome): Record<
   switch (outcome.kind) {
     case 'ingested':
       // Written out rather than spread from base: a spread into this literal cost 7 µs an item.
-      return { _index: base._index, _id: id, _version: 1, result: 'created', _shards: { total: 1, successful: 1, failed: 0 }, _seq_no: 0, _primary_term: 1, status: 201 };
+      return { _index: base._index, _id: base._id, _version: 1, result: 'created', _shards: { total: 1, successful: 1, failed: 0 }, _seq_no: 0, _primary_term: 1, status: 201 };
     case 'invalid':
       if (outcome.error.startsWith(unsupportedActionPrefix)) {
         return {
@@ -96,7 +96,7 @@ function itemResult(item: BulkItem, id: string, outcome: RecordOutcome): Record<
 /**
  * Document ids as Elasticsearch makes them, 20 URL-safe base64 characters each, for the items
  * that gave none: random bytes drawn once for the whole request, as one call per item cost more
- * than the rest of the answer (a 1,000-item bulk spent 26 ms in 1,000 small `randomBytes` calls).
+ * than the rest of the answer (about 18 of the 26 ms a 1,000-item answer took, in a profile).
  */
 class DocumentIds {
   private readonly bytes: Buffer;

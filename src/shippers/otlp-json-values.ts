@@ -2,7 +2,8 @@ import { bytesText, doubleText, numberText, objectText, stringText, type Attribu
 
 /**
  * How OTLP/JSON's members read, one rule each, shared by the two readers of the JSON encoding
- * (otlp-logs.ts on a parsed value, otlp-json-scan.ts on the text) so they cannot disagree.
+ * (otlp-logs.ts on a parsed value, otlp-json-scan.ts on the text) so they cannot disagree; the
+ * resource's and scope's parts are also the protobuf reader's (otlp-protobuf-logs.ts).
  * OTLP/JSON writes 64-bit integers as strings or numbers and ids as hex; a member of another
  * type reads as unset.
  */

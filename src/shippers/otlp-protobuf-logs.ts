@@ -1,6 +1,7 @@
 import protobuf from 'protobufjs';
 import { ValidationError } from '../core/index.js';
-import { AttributesWriter, bytesText, doubleText, hexOf, logRecordEvent, numberText, objectText, stringText, type LogRecordParts } from './otlp-log-event.js';
+import { resourcePart, scopeText, type ResourcePart } from './otlp-json-values.js';
+import { AttributesWriter, bytesText, doubleText, hexOf, logRecordEvent, type AttributesText, type LogRecordParts } from './otlp-log-event.js';
 import type { ShipperRecord } from './shipper-record.js';
 
 type Reader = protobuf.Reader;
@@ -57,25 +58,21 @@ function spans(r: Reader, end: number, fields: readonly number[]): Map<number, [
 function resourceLogs(r: Reader, end: number, out: ShipperRecord[]): void {
   // The resource may come after its scopes on the wire: read it first.
   const found = spans(r, end, [1, 2, 3]);
-  let resource: { text?: string; index: string | null } = { index: null };
+  let attributes: AttributesText | undefined;
+  let dropped = 0;
   const [resourceSpan] = found.get(1) ?? [];
-  const schemaUrl = stringAt(r, found.get(3)?.[0]);
   if (resourceSpan !== undefined) {
     r.pos = resourceSpan[0];
-    const attributes = new AttributesWriter();
-    let dropped = 0;
+    const writer = new AttributesWriter();
     while (r.pos < resourceSpan[1]) {
       const tag = r.uint32();
-      if (tag === ((1 << 3) | 2)) keyValue(r, messageEnd(r), attributes);
+      if (tag === ((1 << 3) | 2)) keyValue(r, messageEnd(r), writer);
       else if (tag === ((2 << 3) | 0)) dropped = r.uint32();
       else r.skipType(tag & 7);
     }
-    const attributesText = attributes.done();
-    const text = objectText({ attributes: attributesText?.text, dropped_attributes_count: numberText(dropped), schema_url: stringText(schemaUrl) });
-    resource = { ...(text === undefined ? {} : { text }), index: attributesText?.index ?? null };
-  } else if (schemaUrl !== undefined) {
-    resource = { text: objectText({ schema_url: stringText(schemaUrl) }) as string, index: null };
+    attributes = writer.done();
   }
+  const resource = resourcePart(attributes, dropped, stringAt(r, found.get(3)?.[0]));
   for (const [start, scopeEnd] of found.get(2) ?? []) {
     r.pos = start;
     scopeLogs(r, scopeEnd, resource, out);
@@ -83,27 +80,28 @@ function resourceLogs(r: Reader, end: number, out: ShipperRecord[]): void {
   r.pos = end;
 }
 
-function scopeLogs(r: Reader, end: number, resource: { text?: string; index: string | null }, out: ShipperRecord[]): void {
+function scopeLogs(r: Reader, end: number, resource: ResourcePart, out: ShipperRecord[]): void {
   const found = spans(r, end, [1, 2, 3]);
-  const members: Record<string, string | undefined> = {};
+  let name: string | undefined;
+  let version: string | undefined;
+  let attributes: AttributesText | undefined;
   const [scopeSpan] = found.get(1) ?? [];
   if (scopeSpan !== undefined) {
     r.pos = scopeSpan[0];
-    const attributes = new AttributesWriter();
+    const writer = new AttributesWriter();
     while (r.pos < scopeSpan[1]) {
       const tag = r.uint32();
-      if (tag === ((1 << 3) | 2)) members['name'] = stringText(r.string());
-      else if (tag === ((2 << 3) | 2)) members['version'] = stringText(r.string());
-      else if (tag === ((3 << 3) | 2)) keyValue(r, messageEnd(r), attributes);
+      if (tag === ((1 << 3) | 2)) name = r.string();
+      else if (tag === ((2 << 3) | 2)) version = r.string();
+      else if (tag === ((3 << 3) | 2)) keyValue(r, messageEnd(r), writer);
       else r.skipType(tag & 7);
     }
-    members['attributes'] = attributes.done()?.text;
+    attributes = writer.done();
   }
-  members['schema_url'] = stringText(stringAt(r, found.get(3)?.[0]));
-  const scopeText = objectText(members);
+  const scope = scopeText(name, version, attributes, stringAt(r, found.get(3)?.[0]));
   for (const [start, recordEnd] of found.get(2) ?? []) {
     r.pos = start;
-    out.push(logRecordEvent(logRecord(r, recordEnd), resource, scopeText));
+    out.push(logRecordEvent(logRecord(r, recordEnd), resource, scope));
   }
   r.pos = end;
 }
