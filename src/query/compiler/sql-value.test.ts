@@ -59,7 +59,13 @@ describe('storedValue', () => {
 
   it('reads a part every map holds in one slot from that slot alone, the others from the rest maps', () => {
     const one: StoredLayout = { legacy: false, mapRanges: [lineageA], slots: new Map([['user', [slot('s3', [lineageA])]]]), slotted: new Set(['s:user']) };
-    expect(storedValue('user', undefined, one)).toEqual({ s: 's3', n: "rest_n['user']", exists: "has(field_paths, 'user')" });
+    expect(storedValue('user', undefined, one)).toEqual({
+      s: 's3',
+      n: "rest_n['user']",
+      exists: "has(field_paths, 'user')",
+      // The index narrows where the numbers are read, from rest_n, and not for the strings in s3.
+      present: { lookup: "has(field_paths, 'user')", strings: false, numbers: true },
+    });
     // Strings only and no null: the slot alone says where the column exists.
     expect(storedValue('user', ['String'], one)).toEqual({ s: 's3', n: nullNumber, exists: 'isNotNull(s3)' });
   });
@@ -71,7 +77,12 @@ describe('storedValue', () => {
       exists: "has(field_paths, 'user')",
     });
     // Promoted after the first version of A and absent from B's slots: earlier rows keep it in rest_n.
-    expect(storedValue('port', ['Int64'], layout)).toEqual({ s: nullString, n: "coalesce(n7, rest_n['port'])", exists: "has(field_paths, 'port')" });
+    expect(storedValue('port', ['Int64'], layout)).toEqual({
+      s: nullString,
+      n: "coalesce(n7, rest_n['port'])",
+      exists: "has(field_paths, 'port')",
+      present: { lookup: "has(field_paths, 'port')", strings: false, numbers: true },
+    });
     expect(storedValue('host', ['String'], layout).s).toBe("coalesce(if(field_map BETWEEN 131072 AND 196607, s3, NULL), rest_s['host'])");
   });
 
@@ -80,10 +91,13 @@ describe('storedValue', () => {
       s: "rest_s['port']",
       n: "rest_n['port']",
       exists: "has(field_paths, 'port')",
+      present: { lookup: "has(field_paths, 'port')", strings: true, numbers: true },
     });
     const upgraded = storedValue('host', ['String', 'Null'], { ...layout, legacy: true, slots: new Map(), slotted: new Set() });
     expect(upgraded.s).toBe("coalesce(rest_s['host'], attrs.`host`.:String)");
     expect(upgraded.exists).toBe("(has(field_paths, 'host') OR (isNotNull(attrs.`host`) OR has(null_paths, 'host')))");
+    // field_paths lists no column of a map-0 row, so it cannot narrow where attrs is read.
+    expect(upgraded.present).toBeUndefined();
     // A store holding only rows of map 0 reads attrs alone.
     expect(storedValue('host', ['String'], { legacy: true, mapRanges: [], slots: new Map(), slotted: new Set() })).toEqual(attrsValue('host', ['String']));
   });

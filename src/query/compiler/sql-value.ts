@@ -14,6 +14,12 @@ export interface SqlValue {
   readonly n: string;
   /** UInt8 expression: the column exists (for `col: *`), even when it holds null. */
   readonly exists: string;
+  /**
+   * A lookup the `field_paths` index answers that holds wherever `s` or `n` is not null, set where
+   * reading a part reads a rest map (`strings`, `numbers` say which): the map is read whole for
+   * every granule scanned, while the index skips the granules without the column.
+   */
+  readonly present?: { readonly lookup: string; readonly strings: boolean; readonly numbers: boolean };
 }
 
 /** A scalar expression's value: a table value or a boolean (`b`, Nullable(UInt8)). */
@@ -70,31 +76,35 @@ export function storedValue(path: string, types: readonly string[] | undefined, 
   if (layout.legacy && layout.mapRanges.length === 0) return attrsValue(path, types);
   const legacy = layout.legacy ? attrsValue(path, types) : null;
   const key = sqlString(path);
-  const s = has('String') ? storedPart(layout, path, 'string', `rest_s[${key}]`, legacy?.s) : nullString;
+  const strings = has('String') ? storedPart(layout, path, 'string', `rest_s[${key}]`, legacy?.s) : { sql: nullString, readsRest: false };
   const anyNumber = has('Int64') || has('Float64');
-  const n = anyNumber ? storedPart(layout, path, 'number', `rest_n[${key}]`, legacy?.n) : nullNumber;
+  const numbers = anyNumber ? storedPart(layout, path, 'number', `rest_n[${key}]`, legacy?.n) : { sql: nullNumber, readsRest: false };
+  const [s, n] = [strings.sql, numbers.sql];
   const stored = types === undefined || types.some((type) => type !== 'Null');
   if (!stored && !has('Null')) return { s, n, exists: '0' };
+  const paths = `has(field_paths, ${key})`;
+  // field_paths lists the columns of rows written since v10 only, so it cannot vouch for attrs.
+  const present = legacy === null && (strings.readsRest || numbers.readsRest) ? { present: { lookup: paths, strings: strings.readsRest, numbers: numbers.readsRest } } : {};
   // A column exists where it holds a value or a null. With no null stored and its values read
   // from slot columns alone, the slots tell; otherwise field_paths (which lists nulls too).
   const read = [s, n].filter((part) => part !== nullString && part !== nullNumber);
   if (types !== undefined && !has('Null') && legacy === null && read.every((part) => slotColumnPattern.test(part))) {
     return { s, n, exists: read.map((part) => `isNotNull(${part})`).join(' OR ') };
   }
-  const paths = `has(field_paths, ${key})`;
-  return { s, n, exists: legacy === null || legacy.exists === '0' ? paths : `(${paths} OR ${legacy.exists})` };
+  return { s, n, exists: legacy === null || legacy.exists === '0' ? paths : `(${paths} OR ${legacy.exists})`, ...present };
 }
 
 const slotColumnPattern = /^[sn][0-9]+$/;
 
 /** One part (strings or numbers) of a stored column: every slot that may hold it, the rest map unless every map in scope has a slot for it, attrs for map 0. */
-function storedPart(layout: StoredLayout, path: string, kind: 'string' | 'number', rest: string, legacy: string | undefined): string {
+function storedPart(layout: StoredLayout, path: string, kind: 'string' | 'number', rest: string, legacy: string | undefined): { sql: string; readsRest: boolean } {
   const reads = (layout.slots.get(path) ?? [])
     .filter((use) => use.kind === kind)
     .map((use) => (use.shared ? `if(${mapRangesCondition(use.mapRanges)}, ${use.column}, NULL)` : use.column));
-  if (!layout.slotted.has(`${kind === 'string' ? 's' : 'n'}:${path}`)) reads.push(rest);
+  const readsRest = !layout.slotted.has(`${kind === 'string' ? 's' : 'n'}:${path}`);
+  if (readsRest) reads.push(rest);
   if (legacy !== undefined) reads.push(legacy);
-  return reads.length === 1 ? (reads[0] as string) : `coalesce(${reads.join(', ')})`;
+  return { sql: reads.length === 1 ? (reads[0] as string) : `coalesce(${reads.join(', ')})`, readsRest };
 }
 
 function mapRangesCondition(ranges: readonly (readonly [bigint, bigint])[]): string {
