@@ -15,7 +15,7 @@ describe('cluster schema', () => {
     ];
     for (const statement of statements) {
       const formatted = (await queryAsync(`SELECT formatQuerySingleLine(${sqlString(statement)})`, { format: 'TabSeparatedRaw' })).text().trim();
-      expect(formatted, statement).toMatch(/^(CREATE|ALTER|TRUNCATE|INSERT|DELETE|OPTIMIZE) /);
+      expect(formatted, statement).toMatch(/^(CREATE|ALTER|TRUNCATE|INSERT|DELETE|OPTIMIZE|DROP) /);
     }
   });
 });

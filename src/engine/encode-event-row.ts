@@ -1,12 +1,15 @@
-import type { EventRowInput } from './engine.js';
+import type { EncodedEventRow, EventRowInput } from './engine.js';
 import { RowBinaryWriter } from './row-binary-writer.js';
+import { RowSlabs } from './row-slabs.js';
+import { fieldLayoutColumns } from './schema.js';
 
 /**
  * The columns of `logs` an insert writes, in order, with their exact table types: the chDB
  * adapter names them as the structure of the `file()` it inserts from, where a type that differs
  * from the table's (a plain `JSON` for `JSON(max_dynamic_paths=256)`) makes the engine convert
  * every row, at three times the cost (docs/engine.md, "Writing events"). The engine contract
- * checks them against the table.
+ * checks them against the table. `encodeEventRow` writes the columns up to `search_text`,
+ * `encodeFieldColumns` the field layout after them (schema v10: no JSON column).
  */
 export const eventInsertColumns = [
   ['tenant', 'LowCardinality(String)'],
@@ -17,8 +20,7 @@ export const eventInsertColumns = [
   ['ts_field', 'LowCardinality(String)'],
   ['raw', 'String'],
   ['search_text', 'String'],
-  ['attrs', 'JSON(max_dynamic_paths=256)'],
-  ['null_paths', 'Array(String)'],
+  ...fieldLayoutColumns,
 ] as const;
 
 /** `(tenant, idx, …)`: the column list of an insert of encoded rows. */
@@ -31,36 +33,23 @@ export const eventInsertStructure = eventInsertColumns.map(([name, type]) => `${
 // once to the largest row instead of being allocated per row.
 const writer = new RowBinaryWriter(64 * 1024);
 
-// Rows are copied into shared slabs, as views, rather than each into an ArrayBuffer of its own:
-// a batch of 20,000 Windows rows made 20,000 backing stores, and the garbage collector took a
-// tenth of ingest's main thread (a CPU profile of the Windows replay). A slab lives as long as
-// any row in it.
-const slabBytes = 8 * 1024 * 1024;
-let slab = Buffer.allocUnsafeSlow(slabBytes);
-let slabUsed = 0;
-
-function copyToSlab(bytes: Buffer): Uint8Array {
-  if (slabUsed + bytes.length > slab.length) {
-    slab = Buffer.allocUnsafeSlow(Math.max(slabBytes, bytes.length));
-    slabUsed = 0;
-  }
-  bytes.copy(slab, slabUsed);
-  const row = slab.subarray(slabUsed, slabUsed + bytes.length);
-  slabUsed += bytes.length;
-  return row;
-}
+const slabs = new RowSlabs();
 
 /**
- * Serializes one event as a RowBinary row of `eventInsertColumns`. The engine reads it without
- * parsing text: the CLI ingest of the Windows replay cost 0.62 of the CPU per event of the
- * JSONEachRow lines it replaces (docs/engine.md, "Writing events").
+ * Serializes the head of one event's RowBinary row of `eventInsertColumns`: the columns up to
+ * `search_text`, which need no field map, so ingest encodes them while the batch before is being
+ * written. The engine reads RowBinary without parsing text: the CLI ingest of the Windows replay
+ * cost 0.62 of the CPU per event of the JSONEachRow lines it replaced (docs/engine.md, "Writing
+ * events").
  *
  * - `ts` is DateTime64(9)'s Int64 of nanoseconds and `seq` a UInt64, both exact (pre-1970 too).
  * - `raw` is the event's text as is; the engine stores the bytes verbatim.
- * - `attrs` is the JSON column as its text (`input_format_binary_read_json_as_string`): the engine
- *   types its leaves as it did from JSONEachRow, under the same inference settings.
  */
-export function encodeEventRow(row: EventRowInput): Uint8Array {
+export function encodeEventRow(row: EventRowInput): EncodedEventRow {
+  return { head: encodeRowHead(row), event: row };
+}
+
+function encodeRowHead(row: EventRowInput): Uint8Array {
   writer.reset();
   writer.string(row.tenant);
   writer.string(row.indexId);
@@ -70,20 +59,11 @@ export function encodeEventRow(row: EventRowInput): Uint8Array {
   writer.string(row.tsField);
   writer.string(row.rawJson);
   writer.string(row.searchText);
-  writer.string(row.attrsJson);
-  writer.varUInt(row.nullPaths.length);
-  for (const path of row.nullPaths) writer.string(path);
-  return copyToSlab(writer.bytes()); // a copy: the writer's buffer is the next row's
+  return slabs.copy(writer.bytes()); // a copy: the writer's buffer is the next row's
 }
 
-/** Insert settings that `encodeEventRow` rows need, shared by every adapter. */
+/** Insert settings that encoded rows need, shared by every adapter. */
 export const eventInsertSettings: Readonly<Record<string, string | number>> = {
-  input_format_binary_read_json_as_string: 1,
   // Weekly partitions: a backfill of old events may touch many weeks in one batch.
   max_partitions_per_insert_block: 10_000,
-  // Strings stay strings (D3): without these the JSON type stores ISO-looking strings as
-  // DateTime64 or Date, and numeric-looking strings as numbers, which breaks exact text matching.
-  input_format_try_infer_datetimes: 0,
-  input_format_try_infer_dates: 0,
-  input_format_json_try_infer_numbers_from_strings: 0,
 };

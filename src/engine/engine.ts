@@ -3,6 +3,9 @@
  * (a server or cluster). Both run the same SQL against tables `logs` and `field_catalog`.
  */
 
+/** A stored value (D3): strings, and numbers (integers beyond 2^53 arrive as strings). */
+export type StoredValue = string | number;
+
 /** One event ready to be written, already flattened and timestamped by ingest. */
 export interface EventRowInput {
   readonly tenant: string;
@@ -17,12 +20,12 @@ export interface EventRowInput {
   readonly tsField: string;
   /** The event as a JSON object text; for NDJSON input, the line exactly as received. */
   readonly rawJson: string;
-  /** The flattened event (query-language D3) as a JSON object text. */
-  readonly attrsJson: string;
   /**
-   * Flattened paths whose value is JSON null. ClickHouse's JSON type stores no path for a null,
-   * but D3 says such a column exists (`col: *` is true), so they travel beside attrs.
+   * The flattened event (query-language D3): path → string or number, in the event's order.
+   * Stored in typed slots and the rest maps (docs/engine.md, "Typed slots").
    */
+  readonly attrs: Readonly<Record<string, StoredValue>>;
+  /** Flattened paths whose value is JSON null: the column exists (`col: *` is true) but holds no value. */
   readonly nullPaths: readonly string[];
   /**
    * The text of every user column's value (strings as they are, numbers in canonical text),
@@ -56,8 +59,47 @@ export interface TimeExtent extends TimeSpan {
   readonly indexId: string;
 }
 
-/** One event as `encodeEventRow` serialized it, opaque to its callers. */
-export type EncodedEventRow = Uint8Array;
+/**
+ * One event as `encodeEventRow` prepared it, opaque to its callers: the RowBinary of its columns
+ * up to `search_text`, encoded at once, and the event, whose field columns are encoded by
+ * `insertEvents` once the batch's field maps are known (a map may be promoted by the batch).
+ */
+export interface EncodedEventRow {
+  readonly head: Uint8Array;
+  readonly event: EventRowInput;
+}
+
+/** A typed slot column holding a column's strings or numbers, and the map ids (inclusive ranges) whose rows put them there. */
+export interface FieldSlotUse {
+  /** `s<k>` (Nullable(String)) or `n<k>` (Nullable(Float64)). */
+  readonly column: string;
+  readonly kind: 'string' | 'number';
+  /**
+   * The lineages (their whole id ranges) that put the column's values in this slot: versions
+   * of a lineage before the one that promoted it leave the slot empty.
+   */
+  readonly mapRanges: readonly (readonly [bigint, bigint])[];
+  /** Some map in scope puts another column in this slot: its rows must be told apart by map id. */
+  readonly shared: boolean;
+}
+
+/**
+ * Where the columns of some indexes are stored (docs/engine.md, "Typed slots"): rows of map 0
+ * (`legacy`, written before schema v10) hold them in `attrs`; rows of any map in `mapRanges` hold
+ * a column's strings (numbers) in the string (number) slot `slots` names for their map, else in
+ * `rest_s` (`rest_n`).
+ */
+export interface FieldLayout {
+  readonly legacy: boolean;
+  /** Every map id range rows of these indexes may carry (one per lineage). */
+  readonly mapRanges: readonly (readonly [bigint, bigint])[];
+  readonly slots: ReadonlyMap<string, readonly FieldSlotUse[]>;
+  /**
+   * Per path and kind (`s:path`, `n:path`): every map in scope holds that kind of the column in
+   * a slot from its lineage's first version, so no row holds it in the rest maps.
+   */
+  readonly slotted: ReadonlySet<string>;
+}
 
 /**
  * Rows encoded by `encodeEventRow`, and for each index they write to, the span of their times
@@ -175,7 +217,8 @@ export interface Engine {
   encodeEventRow(row: EventRowInput): EncodedEventRow;
   /**
    * Writes encoded rows durably (fsync) before resolving. One call is one atomic insert of the
-   * rows; the batch's time extents are recorded first (`writtenTimeSpan`).
+   * rows; the batch's time extents and field catalog rows are recorded first
+   * (`writtenTimeSpan`), and any field map version the batch promotes.
    */
   insertEvents(batch: EventBatch): Promise<{ rows: number }>;
   /**
@@ -201,6 +244,8 @@ export interface Engine {
   runningQuery(tag: string): Promise<RunningQuery | null>;
   /** Stops the running query with this tag (no-op when none runs). */
   cancel(tag: string): Promise<void>;
+  /** Where the columns of these indexes are stored, for the query compiler. */
+  fieldLayout(tenant: string, indexIds: readonly string[]): Promise<FieldLayout>;
   /** Column paths of these indexes seen in [fromMs, toMs), merged across days. */
   fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]>;
   /** Row counts, time span, events without a time of their own and estimated size, per index of a tenant. */

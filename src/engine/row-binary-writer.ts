@@ -19,9 +19,27 @@ export class RowBinaryWriter {
     this.offset = 0;
   }
 
+  /** Bytes written so far. */
+  get length(): number {
+    return this.offset;
+  }
+
   /** The bytes written, without copying (valid until the next write). */
   bytes(): Buffer {
     return this.buffer.subarray(0, this.offset);
+  }
+
+  uint8(value: number): void {
+    this.reserve(1);
+    this.buffer[this.offset++] = value;
+  }
+
+  /** A Nullable(Float64) that holds a value: a 0 byte, then the double. */
+  presentFloat64(value: number): void {
+    this.reserve(9);
+    this.buffer[this.offset] = 0;
+    this.buffer.writeDoubleLE(value, this.offset + 1);
+    this.offset += 9;
   }
 
   uint64(value: bigint): void {
@@ -45,6 +63,35 @@ export class RowBinaryWriter {
       v = Math.floor(v / 128);
     }
     this.buffer[this.offset++] = v;
+  }
+
+  /**
+   * Room for a count written later (`patchCount`): three bytes, padded LEB128 (continuation
+   * bytes that add nothing, which LEB128 readers accept). Returns where it is.
+   */
+  countPlaceholder(): number {
+    this.reserve(3);
+    const at = this.offset;
+    this.offset += 3;
+    return at;
+  }
+
+  /** Writes a count below 2^21 into a `countPlaceholder`. */
+  patchCount(at: number, count: number): void {
+    this.buffer[at] = (count & 0x7f) | 0x80;
+    this.buffer[at + 1] = ((count >> 7) & 0x7f) | 0x80;
+    this.buffer[at + 2] = count >> 14;
+  }
+
+  /** Bytes already encoded (a `rowBinaryString`), copied as they are. */
+  raw(bytes: Uint8Array): void {
+    const length = bytes.length;
+    this.reserve(length);
+    const buffer = this.buffer;
+    const start = this.offset;
+    if (length <= 32) for (let i = 0; i < length; i++) buffer[start + i] = bytes[i] as number;
+    else buffer.set(bytes, start);
+    this.offset = start + length;
   }
 
   /**
@@ -92,6 +139,13 @@ export class RowBinaryWriter {
     this.buffer.copy(next, 0, 0, this.offset);
     this.buffer = next;
   }
+}
+
+/** A String's RowBinary bytes, for text written many times (a path, a tenant). */
+export function rowBinaryString(text: string): Uint8Array {
+  const writer = new RowBinaryWriter(16 + text.length * 3);
+  writer.string(text);
+  return Uint8Array.from(writer.bytes());
 }
 
 /**

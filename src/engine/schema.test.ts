@@ -4,22 +4,22 @@ import { fileURLToPath } from 'node:url';
 import { createSchemaStatements, createVersionTableStatement, mutationTarget, schemaMigrations, schemaVersion } from './schema.js';
 
 describe('schema template', () => {
-  it('renders the single-node schema: version table, logs, catalog, then the view that fills it, and the lookup rows', () => {
+  it('renders the single-node schema: version table, logs, catalog (written by ingest), minute counts and their view, extents, lookup rows, field maps', () => {
     const statements = createSchemaStatements();
     expect(statements.map((s) => /^CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS (\w+) /.exec(s)?.[1])).toEqual([
       'vigil_schema',
       'logs',
       'field_catalog',
-      'field_catalog_mv',
       'event_minutes',
       'event_minutes_mv',
       'time_extents',
       'lookup_rows',
+      'field_maps',
     ]);
     expect(statements.join('\n')).not.toMatch(/\{\{|ON CLUSTER|Replicated/);
     expect(statements[1]).toContain('ENGINE = MergeTree\n');
     expect(statements[1]).toContain(
-      "min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1, object_shared_data_serialization_version = 'advanced', fsync_after_insert = 1, fsync_part_directory = 1",
+      'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1, fsync_after_insert = 1, fsync_part_directory = 1',
     );
     expect(statements[2]).toContain('ENGINE = SummingMergeTree\n');
   });
@@ -35,7 +35,6 @@ describe('schema template', () => {
       'logs',
       'field_catalog_local',
       'field_catalog',
-      'field_catalog_mv',
       'event_minutes_local',
       'event_minutes',
       'event_minutes_mv',
@@ -43,6 +42,8 @@ describe('schema template', () => {
       'time_extents',
       'lookup_rows_local',
       'lookup_rows',
+      'field_maps_local',
+      'field_maps',
     ]);
     // Each local table is the single-node table under its cluster name: same columns, indexes, settings.
     const normalize = (s: string) =>
@@ -83,7 +84,7 @@ describe('schema template', () => {
       .slice(1)
       .flatMap((m) => m.statements)) {
       expect(statement).toMatch(
-        /^(ALTER TABLE \w+ (ADD|DROP) (COLUMN|INDEX) IF (NOT )?EXISTS |ALTER TABLE logs MODIFY SETTING |ALTER TABLE logs MODIFY COLUMN raw String |ALTER TABLE logs MODIFY COLUMN ts CODEC\(Delta, LZ4\), MODIFY COLUMN seq CODEC\(Delta, LZ4\), MODIFY COLUMN search_text CODEC\(LZ4\), MODIFY COLUMN attrs CODEC\(LZ4\)$|ALTER TABLE logs MATERIALIZE INDEX \w+ SETTINGS mutations_sync = 0$|CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS |TRUNCATE TABLE IF EXISTS event_minutes$|INSERT INTO (event_minutes|time_extents) SELECT )/,
+        /^(ALTER TABLE \w+ (ADD|DROP) (COLUMN|INDEX) IF (NOT )?EXISTS |ALTER TABLE logs MODIFY SETTING |ALTER TABLE logs MODIFY COLUMN raw String |ALTER TABLE logs MODIFY COLUMN IF EXISTS ts CODEC\(Delta, LZ4\), MODIFY COLUMN IF EXISTS seq CODEC\(Delta, LZ4\), MODIFY COLUMN IF EXISTS search_text CODEC\(LZ4\), MODIFY COLUMN IF EXISTS attrs CODEC\(LZ4\)$|ALTER TABLE logs MATERIALIZE INDEX \w+ SETTINGS mutations_sync = 0$|CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS |DROP VIEW IF EXISTS field_catalog_mv$|TRUNCATE TABLE IF EXISTS event_minutes$|INSERT INTO (event_minutes|time_extents|field_maps) SELECT )/,
       );
     }
   });

@@ -18,7 +18,7 @@ export interface SchemaOptions {
 }
 
 /** Version of the schema this build writes; `init()` upgrades older stores step by step. */
-export const schemaVersion = 9;
+export const schemaVersion = 10;
 
 // Why these choices (measured on chDB 26.7, 2 cores; see docs/engine.md):
 // - min_level_for_wide_part = 1: a wide part opens one compression stream per JSON sub-column
@@ -27,11 +27,9 @@ export const schemaVersion = 9;
 //   over 5 M events: 1.2 s on the compact parts a load leaves, 0.13 s on wide ones).
 // - min_age_to_force_merge_seconds = 3600 (per partition): a week that got no insert for an
 //   hour merges into one part, so closed weeks end in the layout queries read fastest.
-// - max_dynamic_paths = 256 with the 'advanced' shared-data serialization: paths beyond the
-//   first 256 of a part go to one shared stream instead of files of their own. On a mixed
-//   replay (Windows, Zeek, web, auth, Panther SaaS fixtures with ~5,500 distinct paths) this took
-//   ingest from 6.5k to 10.4k events/s, peak RSS from 2.5 to 1.8 GiB, and keeps merges of
-//   wide parts under the open-file limit (1024 paths failed OPTIMIZE with "Too many open files").
+// - Typed slots and the rest maps (v10) instead of the JSON column attrs of v1-v9: see
+//   stringSlotCount below. (Upgraded stores keep attrs, with max_dynamic_paths = 256 and the
+//   'advanced' shared-data serialization, for the rows written before.)
 // - fsync_after_insert / fsync_part_directory: ingest is acknowledged only once data is durable.
 // - PARTITION BY week: few partitions per insert batch; retention deletes rows, not partitions.
 // - search_text holds every user value's text (not names, escapes or system columns): free
@@ -41,9 +39,8 @@ export const schemaVersion = 9;
 //   a preprocessor: with a preprocessor, hasToken answered case-insensitively through the index
 //   but case-sensitively without it, so results depended on use_skip_indexes; on the expression
 //   both paths agree.
-// - attrs_paths is the prefilter for column existence.
-// - null_paths: ClickHouse's JSON type stores no path for a null, but the query language says
-//   such a column exists, so null paths travel beside attrs and reach the catalog as type Null.
+// - field_paths (with its index) lists every column of an event, nulls included (the query
+//   language says a null column exists): the prefilter for column existence and rest fields.
 // - event_minutes counts events per (tenant, index, minute), filled on insert. An event search
 //   sizes its time slices from it: counting per bucket from `logs` read every event's `ts`
 //   (150-235 ms on 5 M events, more than a rare-token search costs; docs/benchmarks-journal.md).
@@ -77,6 +74,69 @@ const fastColumnCodecs = {
   search_text: 'CODEC(LZ4)',
   attrs: 'CODEC(LZ4)',
 } as const;
+
+/**
+ * Typed slots (schema v10, docs/engine.md "Typed slots"): a fixed set of generic columns,
+ * Nullable(String) and Nullable(Float64) (D3 stores strings and numbers; numbers are compared as
+ * Float64, integers beyond 2^53 arrive as strings). Each index (and source type) maps its frequent
+ * fields to slots of their types (field_maps, written by ingest: field-maps.ts), so the table
+ * never changes shape and a field another index promoted costs this index only an empty slot.
+ * Values without a slot go to `rest_s` (strings) and `rest_n` (numbers), maps of path → value
+ * whose lookup of a missing path is NULL; `field_paths` lists every path an event holds (nulls
+ * included), for `col: *` and as the prefilter of columns read from the maps. Measured on the
+ * layout's first build: Variant slots cost 5x the insert and query time of these, and a flat JSON
+ * text for the rest doubled the planning time of statements naming many columns; the JSON column
+ * these replace cost most of the insert and its final merge (../shared/notes/ingest-study.md).
+ */
+export const stringSlotCount = 96;
+export const numberSlotCount = 32;
+/** field_maps numbers string slots from 0 and number slots from this base. */
+export const numberSlotBase = 32_768;
+
+/** Name of a typed slot column: `s<k>` or `n<k>`. */
+export function slotColumn(slot: number): string {
+  return slot >= numberSlotBase ? `n${slot - numberSlotBase}` : `s${slot}`;
+}
+
+/** The slot columns in table order, with their types. */
+export const slotColumns: readonly (readonly [string, string])[] = [
+  ...Array.from({ length: stringSlotCount }, (_, k) => [slotColumn(k), 'Nullable(String)'] as const),
+  ...Array.from({ length: numberSlotCount }, (_, k) => [slotColumn(numberSlotBase + k), 'Nullable(Float64)'] as const),
+];
+
+/**
+ * `slot` of a field_maps row that holds no slot: the marker row that says an index holds rows of
+ * map 0 (written before v10, columns in attrs), or a version that has no slots.
+ */
+export const noSlot = 65535;
+
+/** The columns of the typed layout, with their types (the insert writes them in this order). */
+export const fieldLayoutColumns: readonly (readonly [string, string])[] = [
+  ['field_map', 'UInt64'],
+  ['field_paths', 'Array(LowCardinality(String))'],
+  ['rest_s', 'Map(LowCardinality(String), Nullable(String))'],
+  ['rest_n', 'Map(LowCardinality(String), Nullable(Float64))'],
+  ...slotColumns,
+];
+
+const fieldLayoutColumnDdl = fieldLayoutColumns.map(([name, type]) => `${name} ${type} ${name === 'field_map' ? 'CODEC(Delta, LZ4)' : 'CODEC(LZ4)'}`);
+
+const fieldPathsIndex = 'INDEX field_paths_idx field_paths TYPE text(tokenizer = array)';
+
+// field_maps: each index's (and source type's) field → slot maps. A map id is a lineage (high 48
+// bits) and a version (low 16): versions of one lineage only add slots, so a field keeps its slot
+// from the version that promoted it on. Written before the events that use it; a row with map 0
+// is a legacy one (schema v9 and before: its columns are in the JSON column attrs).
+const fieldMapsTable = `CREATE TABLE IF NOT EXISTS field_maps{{onCluster}} (
+  tenant LowCardinality(String),
+  idx LowCardinality(String),
+  source_type LowCardinality(String),
+  map_id UInt64,
+  path String,
+  slot UInt16
+) ENGINE = {{mergeTree}}
+ORDER BY (tenant, idx, map_id, path)
+SETTINGS fsync_after_insert = 1, fsync_part_directory = 1`;
 
 const searchWordsIndex = `INDEX search_words ${searchWordsExpression} TYPE text(tokenizer = splitByNonAlpha)`;
 
@@ -115,14 +175,13 @@ const tablesTemplate = [
   ts_field LowCardinality(String),
   ${rawColumn},
   search_text String ${fastColumnCodecs.search_text},
-  attrs JSON(max_dynamic_paths = 256) ${fastColumnCodecs.attrs},
-  null_paths Array(String) CODEC(ZSTD(1)),
+  ${fieldLayoutColumnDdl.join(',\n  ')},
   ${searchWordsIndex},
-  INDEX attrs_paths JSONAllPaths(attrs) TYPE text(tokenizer = array)
+  ${fieldPathsIndex}
 ) ENGINE = {{mergeTree}}
 PARTITION BY toMonday(ts)
 ORDER BY (tenant, idx, ts)
-SETTINGS index_granularity = 8192, ${logsLayoutSettings}, object_shared_data_serialization_version = 'advanced', fsync_after_insert = 1, fsync_part_directory = 1`,
+SETTINGS index_granularity = 8192, ${logsLayoutSettings}, fsync_after_insert = 1, fsync_part_directory = 1`,
   `CREATE TABLE IF NOT EXISTS field_catalog{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
@@ -132,19 +191,11 @@ SETTINGS index_granularity = 8192, ${logsLayoutSettings}, object_shared_data_ser
   rows UInt64
 ) ENGINE = {{summingMergeTree}}
 ORDER BY (tenant, idx, day, path, type)`,
-  // One catalog row per (day, path, type) and insert block; SummingMergeTree adds them up.
-  `CREATE MATERIALIZED VIEW IF NOT EXISTS field_catalog_mv{{onCluster}} TO field_catalog AS
-SELECT tenant, idx, toDate(ts) AS day, path_type.1 AS path, path_type.2 AS type, count() AS rows
-FROM logs
-ARRAY JOIN arrayConcat(
-  CAST(JSONAllPathsWithTypes(attrs), 'Array(Tuple(String, String))'),
-  arrayMap(p -> (p, 'Null'), null_paths)
-) AS path_type
-GROUP BY tenant, idx, day, path, type`,
   eventMinutesTable,
   eventMinutesView,
   timeExtentsTable,
   lookupRowsTable,
+  fieldMapsTable,
 ] as const;
 
 /** Renders the schema DDL, in creation order (the version table first). */
@@ -271,12 +322,13 @@ export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[]
     { version: 5, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`], options) },
     // v6 decodes what queries read in bulk faster (fastColumnCodecs). A codec change only: parts
     // written from now on use it, stored parts keep theirs until merged (no mutation runs).
+    // IF EXISTS: a store created at v10 has no attrs, and steps may run again on a newer shape.
     {
       version: 6,
       statements: renderAll(
         [
           `ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs)
-            .map(([column, codec]) => `MODIFY COLUMN ${column} ${codec}`)
+            .map(([column, codec]) => `MODIFY COLUMN IF EXISTS ${column} ${codec}`)
             .join(', ')}`,
         ],
         options,
@@ -301,5 +353,33 @@ FROM logs GROUP BY tenant, idx`,
     { version: 8, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`], options) },
     // v9 holds the rows of lookup tables (lookup-rows.ts).
     { version: 9, statements: renderAll([lookupRowsTable], options) },
+    // v10 stores columns in typed slots and the rest maps instead of the JSON column attrs, and
+    // ingest writes the field catalog itself (docs/engine.md, "Typed slots"). Stored rows keep
+    // their attrs and read as map 0 (a marker row per index holding events) until retention
+    // deletes them; new rows leave attrs empty. The attrs_paths index goes (new rows would pay
+    // for it), so `col: *` on stored rows reads attrs without a prefilter.
+    {
+      version: 10,
+      statements: [
+        ...renderAll(
+          [
+            `ALTER TABLE logs{{onCluster}} ${fieldLayoutColumnDdl.map((column) => `ADD COLUMN IF NOT EXISTS ${column}`).join(', ')}`,
+            `ALTER TABLE logs{{onCluster}} ADD ${fieldPathsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
+            'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS attrs_paths SETTINGS mutations_sync = 0',
+            'DROP VIEW IF EXISTS field_catalog_mv{{onCluster}}',
+            fieldMapsTable,
+          ],
+          options,
+        ),
+        // On a cluster the ALTERs above act on logs_local; the Distributed logs over it needs the
+        // columns too (no codecs there: it stores nothing), before the statement below reads them.
+        ...(options.cluster === undefined
+          ? []
+          : [`ALTER TABLE logs ON CLUSTER ${sqlIdentifier(options.cluster)} ${fieldLayoutColumns.map(([name, type]) => `ADD COLUMN IF NOT EXISTS ${name} ${type}`).join(', ')}`]),
+        // The indexes holding rows of map 0: every row stored before (a column added with a
+        // default is not written, so this reads no stored column but tenant and idx).
+        ...renderAll([`INSERT INTO field_maps SELECT DISTINCT tenant, idx, '', 0, '', ${noSlot} FROM logs WHERE field_map = 0`], options),
+      ],
+    },
   ];
 }

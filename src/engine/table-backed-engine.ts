@@ -1,5 +1,7 @@
 import type { Logger } from '../core/index.js';
 import { encodeEventRow } from './encode-event-row.js';
+import { FieldColumnEncoder } from './encode-field-columns.js';
+import { FieldMapStore } from './field-map-store.js';
 import { eventAnswerFormat, eventAnswerSettings, parseEventAnswer } from './event-answer.js';
 import type {
   Engine,
@@ -11,6 +13,7 @@ import type {
   EventBatch,
   EventRowInput,
   FieldInfo,
+  FieldLayout,
   IndexStorageStats,
   RunningQuery,
   SequenceRange,
@@ -34,6 +37,8 @@ export abstract class TableBackedEngine implements Engine {
   private readonly tables: TableOperations;
   /** Given when every write to the store goes through this process: the written time spans are then kept in memory. */
   private readonly spans: TimeSpanCache | null;
+  private readonly fieldMaps: FieldMapStore;
+  private readonly fieldColumns = new FieldColumnEncoder();
 
   protected constructor(
     protected readonly logger: Logger,
@@ -43,10 +48,15 @@ export abstract class TableBackedEngine implements Engine {
     this.spans = options.spans ?? null;
     // The closures run only after construction, so subclass fields are set by then.
     this.tables = new TableOperations({ query: (sql, o) => this.query(sql, o), exec: (sql, o) => this.exec(sql, o), execDdl: (sql) => this.execDdl(sql) }, logger, schema);
+    // With a span cache every write goes through this process (the chDB data dir is locked).
+    this.fieldMaps = new FieldMapStore(
+      { read: (tenant, ids) => this.tables.readFieldMaps(tenant, ids), write: (rows) => this.tables.writeFieldMaps(rows) },
+      { exclusiveWriter: this.spans !== null },
+    );
   }
 
-  /** Writes encoded rows to `logs` as one insert, durably. */
-  protected abstract insertRows(encodedRows: readonly EncodedEventRow[]): Promise<void>;
+  /** Writes RowBinary rows of `eventInsertColumns` (byte chunks, one after another) to `logs` as one insert, durably. */
+  protected abstract insertRows(chunks: readonly Uint8Array[]): Promise<void>;
   abstract stream<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): AsyncIterable<Row[]>;
   abstract exec(sql: string, options?: EngineQueryOptions): Promise<void>;
   abstract runningQuery(tag: string): Promise<RunningQuery | null>;
@@ -72,11 +82,21 @@ export abstract class TableBackedEngine implements Engine {
 
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
     if (batch.rows.length === 0) return { rows: 0 };
-    // The extents go first: a query that finds them unchanged after its statement saw none of these rows outside them.
+    // The field maps first (a batch may promote fields, writing a new version before any row uses it).
+    const maps = await this.fieldMaps.mapsFor(batch.rows.map((row) => row.event));
+    const encoded = this.fieldColumns.encode(batch.rows, maps.maps);
+    await this.fieldMaps.learn(maps, encoded.catalog);
+    // The extents and the catalog go first: a query that finds the extents unchanged after its
+    // statement saw none of these rows outside them, and the catalog lists what any row holds.
     this.spans?.widen(batch.extents);
     await this.tables.widenTimeExtents(batch.extents);
-    await this.insertRows(batch.rows);
+    await this.tables.writeCatalog(encoded.catalog);
+    await this.insertRows(encoded.chunks);
     return { rows: batch.rows.length };
+  }
+
+  fieldLayout(tenant: string, indexIds: readonly string[]): Promise<FieldLayout> {
+    return this.fieldMaps.layout(tenant, indexIds);
   }
 
   async writtenTimeSpan(tenant: string, indexIds: readonly string[]): Promise<TimeSpan | null> {
@@ -117,6 +137,8 @@ export abstract class TableBackedEngine implements Engine {
   async deleteIndexEvents(tenant: string, indexId: string): Promise<void> {
     await this.tables.deleteIndexEvents(tenant, indexId);
     this.spans?.forget(tenant, indexId);
+    this.fieldMaps.forget(tenant, indexId);
+    this.fieldColumns.forget(tenant, indexId);
   }
 
   indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]> {

@@ -2,6 +2,8 @@ import { EngineError, type Logger } from '../core/index.js';
 import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, SequenceRange, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
 import { createVersionTableStatement, mutationTarget, schemaMigrations, type SchemaOptions } from './schema.js';
 import { catalogDaysExact } from './catalog-days.js';
+import type { CatalogRow } from './encode-field-columns.js';
+import type { FieldMapRow } from './field-maps.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
 
 /** What the shared operations need from an adapter: run SQL, with and without its settings. */
@@ -82,6 +84,43 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
     return result.rows.map((row) => ({ path: row.path, types: row.types, rows: Number(row.rows) }));
   }
 
+  /**
+   * Adds a batch's field catalog rows (before its events, like the time extents: a query never
+   * sees a stored (path, type) the catalog lacks). The day is the engine's `toDate` of a time in
+   * it, as the catalog view of schema v9 filed it.
+   */
+  async writeCatalog(rows: readonly CatalogRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const tuples = rows.map((r) => `(${sqlString(r.tenant)}, ${sqlString(r.indexId)}, ${sqlInteger(r.dayNs)}, ${sqlString(r.path)}, ${sqlString(r.type)}, ${sqlInteger(r.rows)})`);
+    // A SELECT, not VALUES: the adapter appends a SETTINGS clause, which VALUES would read as data.
+    await this.runner.exec(
+      `INSERT INTO field_catalog (tenant, idx, day, path, type, rows)
+SELECT c.1, c.2, toDate(fromUnixTimestamp64Nano(toInt64(c.3), 'UTC')), c.4, c.5, c.6 FROM (SELECT arrayJoin([${tuples.join(', ')}]) AS c)`,
+    );
+  }
+
+  /** The field map rows of some indexes (field-maps.ts). */
+  async readFieldMaps(tenant: string, indexIds: readonly string[]): Promise<FieldMapRow[]> {
+    if (indexIds.length === 0) return [];
+    const result = await this.runner.query<{ idx: string; source_type: string; map_id: string; path: string; slot: number }>(
+      `SELECT DISTINCT idx, source_type, toString(map_id) AS map_id, path, slot FROM field_maps
+WHERE tenant = ${sqlString(tenant)} AND idx IN ${sqlStringList(indexIds)}`,
+    );
+    return result.rows.map((row) => ({ tenant, indexId: row.idx, sourceType: row.source_type, mapId: BigInt(row.map_id), path: row.path, slot: Number(row.slot) }));
+  }
+
+  /** Writes one version of a field map (before any row that uses it). */
+  async writeFieldMaps(rows: readonly FieldMapRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const tuples = rows.map(
+      (r) => `(${sqlString(r.tenant)}, ${sqlString(r.indexId)}, ${sqlString(r.sourceType)}, ${sqlInteger(r.mapId)}, ${sqlString(r.path)}, ${sqlInteger(r.slot)})`,
+    );
+    await this.runner.exec(
+      `INSERT INTO field_maps (tenant, idx, source_type, map_id, path, slot)
+SELECT m.1, m.2, m.3, toUInt64(m.4), m.5, toUInt16(m.6) FROM (SELECT arrayJoin([${tuples.join(', ')}]) AS m)`,
+    );
+  }
+
   /** Records the extents of a batch about to be written (before it is: see Engine.writtenTimeSpan). */
   async widenTimeExtents(extents: readonly TimeExtent[]): Promise<void> {
     if (extents.length === 0) return;
@@ -160,6 +199,7 @@ GROUP BY c.idx`,
     await this.runner.exec(`DELETE FROM ${this.local('field_catalog')} WHERE ${where}`);
     await this.runner.exec(`DELETE FROM ${this.local('event_minutes')} WHERE ${where}`);
     await this.runner.exec(`DELETE FROM ${this.local('time_extents')} WHERE ${where}`);
+    await this.runner.exec(`DELETE FROM ${this.local('field_maps')} WHERE ${where}`);
   }
 
   /**

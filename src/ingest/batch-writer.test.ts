@@ -7,7 +7,7 @@ import { memoryDeps } from './testing/memory-event-writer.js';
 const scope = { tenant: 'acme', indexId: 'idx1', sourceType: 'aws:cloudtrail' };
 
 function pending(n: number): PendingRow {
-  return { tsNs: BigInt(n) * 1_000_000_000n, tsField: 'ts', rawJson: `{"n":${n}}`, attrsJson: `{"n":${n}}`, nullPaths: [], searchText: String(n) };
+  return { tsNs: BigInt(n) * 1_000_000_000n, tsField: 'ts', rawJson: `{"n":${n}}`, attrs: { n }, nullPaths: [], searchText: String(n) };
 }
 
 function writerWith(limits: Partial<BatchLimits> = {}) {
@@ -51,7 +51,7 @@ describe('BatchWriter', () => {
 
   it('fills every row from the scope and the pending row', async () => {
     const { deps, writer } = writerWith();
-    writer.add({ tsNs: -5n, tsField: '', rawJson: '{"a":null}', attrsJson: '{}', nullPaths: ['a'], searchText: '' });
+    writer.add({ tsNs: -5n, tsField: '', rawJson: '{"a":null}', attrs: {}, nullPaths: ['a'], searchText: '' });
     await writer.flush();
     await writer.drain();
     expect(deps.writer.rows).toEqual([
@@ -63,7 +63,7 @@ describe('BatchWriter', () => {
         sourceType: 'aws:cloudtrail',
         tsField: '',
         rawJson: '{"a":null}',
-        attrsJson: '{}',
+        attrs: {},
         nullPaths: ['a'],
         searchText: '',
       },

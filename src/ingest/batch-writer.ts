@@ -12,14 +12,14 @@ export interface RowScope {
 
 export interface BatchLimits {
   readonly batchRows: number;
-  /** Estimated encoded size: raw and attrs text plus a fixed allowance per row. */
+  /** Estimated encoded size: raw and values text plus a fixed allowance per row. */
   readonly batchBytes: number;
 }
 
 /** Called for a row the engine refused on its own: its input line and the engine's reason. */
 export type RowRefused = (lineNo: number, reason: string) => void;
 
-/** Per-row bytes of the encoding beyond raw and attrs (column names, ids, times). */
+/** Per-row bytes of the encoding beyond raw and the values text (paths, ids, times). */
 const rowOverheadBytes = 160;
 
 /**
@@ -52,7 +52,7 @@ export class BatchWriter {
   add(row: PendingRow, lineNo = 0): void {
     this.rows.push(row);
     this.lineNos.push(lineNo);
-    this.bytes += row.rawJson.length + row.attrsJson.length + rowOverheadBytes;
+    this.bytes += row.rawJson.length + row.searchText.length + rowOverheadBytes;
   }
 
   /** True when the open batch reached a limit and should be flushed. */
@@ -83,7 +83,7 @@ export class BatchWriter {
         sourceType,
         tsField: r.tsField,
         rawJson: r.rawJson,
-        attrsJson: r.attrsJson,
+        attrs: r.attrs,
         nullPaths: r.nullPaths,
         searchText: r.searchText,
       };

@@ -9,7 +9,8 @@ export interface PendingRow {
   readonly tsNs: bigint;
   readonly tsField: string;
   readonly rawJson: string;
-  readonly attrsJson: string;
+  /** The flattened event's columns (D3), in its order. */
+  readonly attrs: Readonly<Record<string, FlatValue>>;
   readonly nullPaths: readonly string[];
   /** Every value's text for free-text search (see `valuesText`). */
   readonly searchText: string;
@@ -32,32 +33,7 @@ export function buildPendingRow(event: Record<string, unknown>, rawJson: string,
   }
   const { tsNs, tsField } = pickEventTime(flat.attrs, timestampFields, clock);
   const { attrs, nullPaths } = withoutReservedPaths(event, flat);
-  return { tsNs, tsField, rawJson, attrsJson: attrsJsonOf(attrs), nullPaths, searchText: valuesText(attrs) };
-}
-
-/**
- * The attrs object as JSON for the engine's JSON column. ClickHouse types a leaf by its text: digits
- * alone become Int64, or UInt64 from 2^63, and fail the whole insert from 2^64 (Code 117). Such a
- * number here is a double written with a fraction or exponent (`1e20`, `12345678901234567890.5`;
- * integers written as digits beyond 2^53 are strings already), but `JSON.stringify` prints it as
- * digits below 1e21. So a whole number beyond 2^53 is written in exponent form (`1e+20`, still
- * the shortest round-trip digits), which the engine reads as Float64, the type queries compare.
- */
-export function attrsJsonOf(attrs: Readonly<Record<string, FlatValue>>): string {
-  let needsExponent = false;
-  for (const path in attrs) if (isUnsafeWholeNumber(attrs[path])) needsExponent = true;
-  if (!needsExponent) return JSON.stringify(attrs);
-  let out = '';
-  for (const path in attrs) {
-    const value = attrs[path] as FlatValue;
-    const text = isUnsafeWholeNumber(value) ? (value as number).toExponential() : JSON.stringify(value);
-    out += (out === '' ? '{' : ',') + JSON.stringify(path) + ':' + text;
-  }
-  return out + '}';
-}
-
-function isUnsafeWholeNumber(value: FlatValue | undefined): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+  return { tsNs, tsField, rawJson, attrs, nullPaths, searchText: valuesText(attrs) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
 import { ChdbEngine } from '../engine/chdb/index.js';
 import { ingestStream } from './ingest-stream.js';
+import { storedValues } from '../engine/testing/engine-fixtures.js';
 import type { IngestDependencies } from './ingest-types.js';
 import { aTarget, chunked, sequenceCounter } from './testing/ingest-fixtures.js';
 
@@ -34,14 +35,11 @@ interface LogRow {
   ts_field: string;
   source_type: string;
   raw: string;
-  attrs: string;
-  null_paths: string[];
+  field_paths: string[];
 }
 
 async function rowsOf(tenant: string): Promise<LogRow[]> {
-  const result = await engine.query<LogRow>(
-    `SELECT toString(ts) AS ts, seq, ts_field, source_type, raw, toJSONString(attrs) AS attrs, null_paths FROM logs WHERE tenant = '${tenant}' ORDER BY seq`,
-  );
+  const result = await engine.query<LogRow>(`SELECT toString(ts) AS ts, seq, ts_field, source_type, raw, field_paths FROM logs WHERE tenant = '${tenant}' ORDER BY seq`);
   return result.rows;
 }
 
@@ -70,27 +68,31 @@ describe('ingestStream into chDB', () => {
       ['2024-03-01 12:00:00.000000000', '', 'windows:sysmon'],
     ]);
     expect(rows.map((r) => r.raw)).toEqual([lines[0], lines[2], lines[3]]);
-    // (the engine's JSON type re-types ISO strings as DateTime64; that is its choice, not ingest's)
-    expect(JSON.parse(rows[0]!.attrs)).toMatchObject({ Keywords: '-9223372036854775808', EventID: '4624', 'tags[0]': 'mordorDataset' });
-    expect(rows[1]!.null_paths).toEqual(['gone']);
-    expect(JSON.parse(rows[1]!.attrs)).toMatchObject({ id: { orig_h: '10.0.1.6', resp_p: '53' }, ok: 'true' });
-    // a leaf and its child path, the later spelling of x.y, and odd keys all survive the JSON type
-    const paths = await engine.query<{ p: string[] }>(`SELECT JSONAllPaths(attrs) AS p FROM logs WHERE tenant = 'ndjson' AND seq = ${rows[2]!.seq}`);
-    expect([...paths.rows[0]!.p].sort()).toEqual(['', 'a', 'a.b', 'k[0]', 'p..q', 'x.y'].sort());
-    const values = await engine.query<{ a: string; ab: string; xy: string }>(
-      `SELECT toString(attrs.a) AS a, toString(attrs.\`a.b\`) AS ab, toString(attrs.x.y) AS xy FROM logs WHERE tenant = 'ndjson' AND seq = ${rows[2]!.seq}`,
-    );
-    expect(values.rows).toEqual([{ a: '1', ab: '2', xy: '2' }]);
+    const values = await storedValues(engine, 'ndjson', ['Keywords', 'EventID', 'tags[0]', 'id.orig_h', 'id.resp_p', 'ok', 'a', 'a.b', 'x.y', '', 'p..q', 'k[0]'], 'idx_test');
+    const [s, n] = [(v: string) => ({ s: v, n: null }), (v: number) => ({ s: null, n: v })];
+    const none = { s: null, n: null };
+    expect(values).toEqual([
+      [s('-9223372036854775808'), n(4624), s('mordorDataset'), none, none, none, none, none, none, none, none, none],
+      [none, none, none, s('10.0.1.6'), n(53), s('true'), none, none, none, none, none, none],
+      // a leaf and its child path, the later spelling of x.y, and odd keys all survive
+      [none, none, none, none, none, none, n(1), n(2), n(2), s('empty key'), n(3), s('literal')],
+    ]);
+    expect(rows[1]!.field_paths).toEqual(['ts', 'id.orig_h', 'id.resp_p', 'ok', 'gone']);
+    expect([...rows[2]!.field_paths].sort()).toEqual(['', 'a', 'a.b', 'k[0]', 'p..q', 'x.y'].sort());
   });
 
   it('rejects only the line whose row the engine refuses, with its line number, and writes the rest of its batch', async () => {
-    // An engine refusing a row: lines with "refuse" get attrs the JSON column cannot read
-    // (digits beyond 2^64 overflow UInt64: Code 117), as ingest once sent for 1e20.
+    // An engine refusing a row: an insert holding a line with "refuse" fails as the engine fails
+    // on data it cannot read (Code 117); the others go to the real engine. (RowBinary rows of typed
+    // columns leave the real engine no value to refuse.)
     const refusing: IngestDependencies = {
       ...deps,
       engine: {
-        insertEvents: (batch) => engine.insertEvents(batch),
-        encodeEventRow: (row) => engine.encodeEventRow(row.rawJson.includes('refuse') ? { ...row, attrsJson: '{"x":100000000000000000000}' } : row),
+        encodeEventRow: (row) => engine.encodeEventRow(row),
+        insertEvents: (batch) =>
+          batch.rows.some((row) => row.event.rawJson.includes('refuse'))
+            ? Promise.reject(new Error('Code: 117. DB::Exception: Cannot parse input: a refused row. (INCORRECT_DATA)'))
+            : engine.insertEvents(batch),
       },
     };
     const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify({ n: i + 1, ...(i === 4 || i === 9 ? { refuse: true } : {}) }));
@@ -132,11 +134,11 @@ describe('ingestStream into chDB', () => {
     ]);
     const records = (JSON.parse(file.toString('utf8')) as { Records: unknown[] }).Records;
     expect(rows.map((r) => JSON.parse(r.raw))).toEqual(records);
-    expect(rows[1]!.null_paths).toEqual(['errorCode']);
+    // errorCode held null: the column exists, with no value
+    expect(rows[1]!.field_paths).toContain('errorCode');
+    expect((await storedValues(engine, 'cloudtrail', ['errorCode'], 'idx_test'))[1]).toEqual([{ s: null, n: null }]);
     // array elements are columns named with their index (D3), not ClickHouse arrays
-    const byPath = await engine.query<{ arn: string }>(
-      `SELECT toString(attrs.\`resources[1]\`.ARN) AS arn FROM logs WHERE tenant = 'cloudtrail' AND toString(attrs.eventName) = 'GetObject'`,
-    );
-    expect(byPath.rows).toEqual([{ arn: 'arn:aws:s3:::mordors3stack-s3bucket-llp2yingx64a' }]);
+    const byPath = (await storedValues(engine, 'cloudtrail', ['eventName', 'resources[1].ARN'], 'idx_test')).filter(([name]) => name?.s === 'GetObject');
+    expect(byPath.map(([, arn]) => arn?.s)).toEqual(['arn:aws:s3:::mordors3stack-s3bucket-llp2yingx64a']);
   });
 });

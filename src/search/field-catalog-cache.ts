@@ -14,7 +14,7 @@
  * type for up to the reuse time (5 s). Rule windows never use types (plan-query.ts).
  */
 import type { Clock } from '../core/index.js';
-import { catalogDaysExact, type Engine, type FieldInfo } from '../engine/index.js';
+import { catalogDaysExact, type Engine, type FieldInfo, type FieldLayout } from '../engine/index.js';
 import type { FieldTypes } from '../query/index.js';
 import type { CatalogFields, FieldCatalogSource } from './plan-query.js';
 
@@ -80,6 +80,11 @@ export class FieldCatalogCache implements FieldCatalogSource {
 
   typesUsable(tenant: string, fromMs: number, toMs: number): boolean {
     return !this.writes.has(tenant) && catalogDaysExact(fromMs, toMs);
+  }
+
+  /** Where the engine stores the columns of these indexes (its field maps, which it caches itself). */
+  storedLayout(tenant: string, indexIds: readonly string[]): Promise<FieldLayout> {
+    return this.engine.fieldLayout(tenant, indexIds);
   }
 
   /** Column paths seen in these indexes over the days of [fromMs, toMs), with their types when trusted. */

@@ -10,12 +10,14 @@ import {
   hasComparison,
   needsFieldCatalog,
   parseQuery,
+  withStoredLayout,
   type AnalyzedQuery,
   type CompiledQuery,
   type FieldTypes,
   type IndexInfo,
   type LookupTableInfo,
   type Query,
+  type StoredLayout,
 } from '../query/index.js';
 
 export interface QueryRequest {
@@ -66,6 +68,8 @@ export interface FieldCatalogSource {
    * for its types then skips the read.
    */
   typesUsable(tenant: string, fromMs: number, toMs: number): boolean;
+  /** Where the stored columns of these indexes are (the engine's field maps, which it caches). */
+  storedLayout(tenant: string, indexIds: readonly string[]): Promise<StoredLayout>;
 }
 
 const noFields: CatalogFields = { paths: [], types: null };
@@ -91,7 +95,10 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
     ...(lookupTables ? { lookupTables } : {}),
   });
   if (analysis.analyzed === null) throw withDiagnostics(QueryAnalysisError, analysis.diagnostics);
-  const compiled = compileQuery(analysis.analyzed, {
+  // The layout of the indexes in scope, known only now: the analyzer decides the scope.
+  const scope = analysis.analyzed.scope.map((index) => index.id);
+  const analyzed = withStoredLayout(analysis.analyzed, await catalog.storedLayout(request.tenant, scope));
+  const compiled = compileQuery(analyzed, {
     tenant: request.tenant,
     startNs: request.startNs,
     endNs: request.endNs,
@@ -99,8 +106,8 @@ export async function planQuery(request: QueryRequest, catalog: FieldCatalogSour
     ...(request.limit !== undefined ? { limit: request.limit } : {}),
     partialWords: request.partialWords === true,
   });
-  const indexNames = new Map(analysis.analyzed.scope.map((index) => [index.id, index.name]));
-  return { query: parsed.query, analyzed: analysis.analyzed, compiled, indexNames };
+  const indexNames = new Map(analyzed.scope.map((index) => [index.id, index.name]));
+  return { query: parsed.query, analyzed, compiled, indexNames };
 }
 
 function withDiagnostics(Type: typeof QuerySyntaxError | typeof QueryAnalysisError, diagnostics: readonly import('../core/index.js').Diagnostic[]): Error {

@@ -14,6 +14,13 @@ function serviceWithCatalog() {
       reads++;
       return [{ path: 'n', types: ['Int64'], rows: 1 }];
     },
+    // One lineage of maps (ids 65536-131071) that holds the numbers of n in slot n0 from its first version.
+    fieldLayout: async () => ({
+      legacy: false,
+      mapRanges: [[65_536n, 131_071n]],
+      slots: new Map([['n', [{ column: 'n0', kind: 'number', mapRanges: [[65_536n, 131_071n]], shared: false }]]]),
+      slotted: new Set(['n:n']),
+    }),
   } as unknown as Engine;
   const service = new SearchService(engine, async () => [{ id: 'i-main', name: 'main', system: false }], new ManualClock(Number(startNs / 1_000_000n)), silentLogger);
   return { service, reads: () => reads };
@@ -31,7 +38,9 @@ describe('SearchService and the field catalog types', () => {
     const { service, reads } = serviceWithCatalog();
     const typed = await service.explain('acme', '* | groupbycount n', range);
     expect(reads()).toBe(1);
-    expect(typed.plan.compiled.sql).toContain('toFloat64(attrs.`n`.:Int64) AS');
+    // Numbers only (Int64), all in slot n0: read from it alone, neither the rest maps nor a string slot.
+    expect(typed.plan.compiled.sql).toMatch(/\bn0 AS /);
+    expect(typed.plan.compiled.sql).not.toContain('rest_');
     const ended = service.writingEvents('acme');
     const during = await service.explain('acme', '* | groupbycount n', range);
     expect(during.plan.analyzed.fieldTypes).toBeUndefined();

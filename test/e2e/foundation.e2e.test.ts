@@ -178,7 +178,7 @@ describe('vigil serve, the HTTP API and the CLI on one data dir', () => {
       const raw = await engine.query<{ raw: string }>(`SELECT raw FROM logs WHERE tenant = 'acme' AND idx = '${acmeIndexIds.get('web')}' ORDER BY seq LIMIT 1`);
       expect(raw.rows[0]?.raw).toBe('{"@timestamp":"2026-11-20T10:00:00Z","msg":"one"}');
       const audit = await engine.query<{ action: string }>(
-        "SELECT DISTINCT toString(attrs.action) AS action FROM logs WHERE tenant = 'acme' AND source_type = 'vigil:audit' ORDER BY action",
+        "SELECT DISTINCT JSONExtractString(raw, 'action') AS action FROM logs WHERE tenant = 'acme' AND source_type = 'vigil:audit' ORDER BY action",
       );
       expect(audit.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['api_key.create', 'index.create', 'ingest']));
     } finally {

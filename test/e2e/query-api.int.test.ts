@@ -374,9 +374,11 @@ describe('long queries', () => {
     slow = await h.keyFor('slow');
     const index = await h.runtime.services.indexes.create('slow', { name: 'bulk' }, { kind: 'cli' });
     await h.engine.exec(
-      `INSERT INTO logs (tenant, idx, ts, seq, source_type, ts_field, raw, search_text, attrs, null_paths) ` +
+      `INSERT INTO logs (tenant, idx, ts, seq, source_type, ts_field, raw, search_text) ` +
         `SELECT 'slow', '${index.id}', fromUnixTimestamp64Nano(toInt64(${BigInt(base) * 1_000_000n} + number * 1000000)), number + 1, ` +
-        `'custom:generic', '', '{}', concat('value ', toString(number), ' ', repeat('abcdefghij ', 60)), '{}', [] FROM numbers(1000000)`,
+        `'custom:generic', '', '{}', concat('value ', toString(number), ' ', repeat('abcdefghij ', 60)) FROM numbers(1000000)`,
+      // In blocks of 100,000 rows: one block of a million would hold every empty typed slot too (over 2 GiB).
+      { settings: { min_insert_block_size_rows: 100_000, min_insert_block_size_bytes: 0 } },
     );
   }, 120_000);
 

@@ -75,3 +75,27 @@ describe('vigil query --json', () => {
     expect(byRow(printed[0]!)).toEqual(byRow(expected));
   });
 });
+
+describe('vigil query --explain', () => {
+  it('names the index that narrows each predicate: the word index, and field_paths for a column read from the rest maps', async () => {
+    // The first batch puts `host` in a slot; `user`, first seen in the second batch, is written
+    // to the rest maps for that batch's rows (and promoted to a slot for later ones).
+    await h.ingest('acme', 'audit', [JSON.stringify({ ts: '2026-11-20T11:00:00Z', host: 'web-1' })]);
+    await h.ingest('acme', 'audit', [JSON.stringify({ ts: '2026-11-20T11:00:01Z', host: 'web-2', user: 'dave' })]);
+    const explain = async (query: string): Promise<string> => {
+      const run = await vigil(['query', query, '--explain', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time], false);
+      expect(run.code).toBe(0);
+      return run.stdout;
+    };
+    const user = await explain('@index=audit user: dave');
+    expect(user).toContain('user: dave: the word index search_words and the column index on field_paths prefilter, then');
+    expect(user).toContain("has(field_paths, 'user')");
+    // In a slot in every map of the index from the first: read from the slot alone.
+    const host = await explain('@index=audit host: web');
+    expect(host).toContain('host: web: the word index search_words prefilters, then');
+    expect(host).not.toContain('has(field_paths');
+    // And the narrowed statement finds the event.
+    const run = await vigil(['query', '@index=audit user: dave', '--json', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time], false);
+    expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line).columns.host)).toEqual(['web-2']);
+  });
+});

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery, compileEventBatch, compileEventFilter, evaluateQuery, parseQueryOrThrow, printQuery, type EventFilter, type Query } from '../../src/query/index.js';
+import { analyzeQuery, withStoredLayout, compileEventBatch, compileEventFilter, evaluateQuery, parseQueryOrThrow, printQuery, type EventFilter, type Query } from '../../src/query/index.js';
 import { arbitraryQuery } from '../../src/query/testing/arbitrary-query.js';
 import { decodeRows, readEvents } from '../../src/search/index.js';
 import { oracleIndexes as indexes, useOracleDatasets, type OracleDataset } from './oracle-dataset.js';
@@ -36,7 +36,7 @@ describe('batched event filters agree with the reference evaluator', () => {
         const members: { query: Query; filter: EventFilter }[] = [];
         for (const query of queries) {
           const analysis = analyzeQuery(query, { indexes, fieldPaths: dataset.fieldPaths });
-          const filter = analysis.analyzed && compileEventFilter(analysis.analyzed);
+          const filter = analysis.analyzed && compileEventFilter(withStoredLayout(analysis.analyzed, dataset.layout));
           if (filter) members.push({ query, filter });
         }
         if (members.length === 0) return;
@@ -76,14 +76,15 @@ describe('batched event filters agree with the reference evaluator', () => {
     const rare = compile('@index=main user: dave not action: login');
     expect(rare.tokenPrefilter).toBe(true);
     // `@index=main` confines the scope to main (D18)
-    expect(rare.prefilter).toBe("(idx IN ('i-main') AND ((idx IN ('i-main')) AND hasToken(replaceAll(lower(search_text), '_', 'Z'), 'dave')))");
+    // No field map is known here, so `user` is read from the rest maps: field_paths narrows too.
+    expect(rare.prefilter).toBe("(idx IN ('i-main') AND ((idx IN ('i-main')) AND hasToken(replaceAll(lower(search_text), '_', 'Z'), 'dave') AND has(field_paths, 'user')))");
     const negated = compile('@index=main not user: dave');
     expect(negated.tokenPrefilter).toBe(false);
     expect(negated.prefilter).toBe("(idx IN ('i-main') AND (idx IN ('i-main')))");
     // `and` binds tighter than `or`
     const either = compile('@index=main user: dave or action: login');
     expect(either.prefilter).toBe(
-      "(idx IN ('i-main', 'i-other') AND (((idx IN ('i-main')) AND hasToken(replaceAll(lower(search_text), '_', 'Z'), 'dave')) OR hasToken(replaceAll(lower(search_text), '_', 'Z'), 'login')))",
+      "(idx IN ('i-main', 'i-other') AND (((idx IN ('i-main')) AND hasToken(replaceAll(lower(search_text), '_', 'Z'), 'dave') AND has(field_paths, 'user')) OR hasToken(replaceAll(lower(search_text), '_', 'Z'), 'login') AND has(field_paths, 'action')))",
     );
     const piped = analyzeQuery(parseQueryOrThrow('user: dave | count'), { indexes, fieldPaths: [] });
     expect(compileEventFilter(piped.analyzed!)).toBeNull();

@@ -12,7 +12,7 @@ import { ChdbEngine } from '../../src/engine/chdb/index.js';
 import { timeExtentsOf, type EncodedEventRow, type Engine } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
-import type { EvalEvent, FieldTypes, IndexInfo } from '../../src/query/index.js';
+import type { EvalEvent, FieldTypes, IndexInfo, StoredLayout } from '../../src/query/index.js';
 import { arbitraryEvent } from './random-events.js';
 
 export interface OracleDataset {
@@ -21,6 +21,8 @@ export interface OracleDataset {
   readonly fieldPaths: readonly string[];
   /** The catalog's types of each path over the dataset's range, as search reads them for aggregations. */
   readonly fieldTypes: FieldTypes;
+  /** Where the dataset's columns are stored (typed slots and the rest maps, as the engine's field maps say). */
+  readonly layout: StoredLayout;
   readonly startNs: bigint;
   readonly endNs: bigint;
 }
@@ -81,13 +83,18 @@ export async function buildOracleDataset(engine: Engine, tenant: string, indexes
         sourceType: i % 4 === 0 ? 'aws:cloudtrail' : 'custom:generic',
         tsField: '',
         rawJson: JSON.stringify(object),
-        attrsJson: JSON.stringify(flat.attrs),
+        attrs: flat.attrs,
         nullPaths: flat.nullPaths,
         searchText: valuesText(flat.attrs),
       }),
     );
   });
-  await engine.insertEvents({ rows, extents: timeExtentsOf(events.map((event) => ({ tenant, ...event }))) });
+  // Three batches: the first promotes its frequent fields to slots, later ones promote more, so
+  // some columns are in slots for later rows and in the rest maps for earlier ones.
+  for (const [from, to] of [[0, 10], [10, 30], [30, rows.length]] as const) {
+    const part = rows.slice(from, to);
+    if (part.length > 0) await engine.insertEvents({ rows: part, extents: timeExtentsOf(part.map((row) => row.event)) });
+  }
   const ids = indexes.map((index) => index.id);
   const catalog = await engine.fieldCatalog(tenant, ids);
   // The range starts 1 ns before midnight, so the types come from a catalog read over two days.
@@ -95,5 +102,6 @@ export async function buildOracleDataset(engine: Engine, tenant: string, indexes
   const endNs = baseNs + 60_000_000_000n;
   const typed = await engine.fieldCatalog(tenant, ids, Number(startNs / 1_000_000n), Number(endNs / 1_000_000n));
   const fieldTypes = new Map(typed.map((field) => [field.path, field.types]));
-  return { tenant, events, fieldPaths: catalog.map((f) => f.path), fieldTypes, startNs, endNs };
+  const layout = await engine.fieldLayout(tenant, ids);
+  return { tenant, events, fieldPaths: catalog.map((f) => f.path), fieldTypes, layout, startNs, endNs };
 }

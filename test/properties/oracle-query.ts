@@ -7,6 +7,7 @@ import type { Engine } from '../../src/engine/index.js';
 import {
   analyzeQuery,
   compileQuery,
+  withStoredLayout,
   evaluateQuery,
   printQuery,
   type EvalEvent,
@@ -49,7 +50,7 @@ export async function runCompiled(
   };
   const analysis = analyzeQuery(query, context);
   if (analysis.analyzed === null) return null;
-  const compiled = compileQuery(analysis.analyzed, { tenant: dataset.tenant, startNs: dataset.startNs, endNs: dataset.endNs, partialWords: options.partialWords === true });
+  const compiled = compileQuery(withStoredLayout(analysis.analyzed, dataset.layout), { tenant: dataset.tenant, startNs: dataset.startNs, endNs: dataset.endNs, partialWords: options.partialWords === true });
   const result = await readCompiled(engine, compiled, { settings: { ...compiled.settings, use_skip_indexes: options.useSkipIndexes } });
   const indexNames = new Map(indexes.map((index) => [index.id, index.name]));
   const rows = decodeRows(compiled.output, result.rows, indexNames).map((row) => row.columns);

@@ -11,7 +11,7 @@ import { timeExtentsOf } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { parseJsonText } from '../../src/ingest/parse-json-text.js';
 import { valuesText } from '../../src/ingest/values-text.js';
-import { analyzeQuery, compileQuery, evaluateQuery, parseQueryOrThrow, type EvalEvent, type IndexInfo, type TableValue } from '../../src/query/index.js';
+import { analyzeQuery, withStoredLayout, compileQuery, evaluateQuery, parseQueryOrThrow, type EvalEvent, type IndexInfo, type TableValue } from '../../src/query/index.js';
 import { decodeRows, readCompiled } from '../../src/search/index.js';
 import { normalizeTable } from './table-comparison.js';
 
@@ -45,7 +45,7 @@ async function both(objects: readonly Record<string, unknown>[], text: string): 
       sourceType: 'custom:generic',
       tsField: '',
       rawJson: JSON.stringify(object),
-      attrsJson: JSON.stringify(flat.attrs),
+      attrs: flat.attrs,
       nullPaths: flat.nullPaths,
       searchText: valuesText(flat.attrs),
     });
@@ -55,7 +55,7 @@ async function both(objects: readonly Record<string, unknown>[], text: string): 
   const catalog = await engine.fieldCatalog(tenant, ['i-main']);
   const analyzed = analyzeQuery(query, { indexes, fieldPaths: catalog.map((f) => f.path) }).analyzed;
   if (!analyzed) throw new Error(`analysis failed: ${text}`);
-  const compiled = compileQuery(analyzed, { tenant, startNs: baseNs, endNs: baseNs + 10_000_000_000_000n });
+  const compiled = compileQuery(withStoredLayout(analyzed, await engine.fieldLayout(tenant, ['i-main'])), { tenant, startNs: baseNs, endNs: baseNs + 10_000_000_000_000n });
   const result = await readCompiled(engine, compiled, { settings: compiled.settings });
   const decoded = decodeRows(compiled.output, result.rows, new Map([['i-main', 'main']])).map((r) => r.columns);
   return { engine: normalizeTable(decoded), evaluator: normalizeTable(evaluateQuery(query, events).rows), decoded };

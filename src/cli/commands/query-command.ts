@@ -1,5 +1,5 @@
 import { ConflictError, ValidationError, VigilError } from '../../core/index.js';
-import { formatDiagnostic, prettySql, printQuery, renderTree } from '../../query/index.js';
+import { formatDiagnostic, prettySql, printQuery, renderTree, type PredicatePlan } from '../../query/index.js';
 import { wireRowId, type SearchService, type TimeRange } from '../../search/index.js';
 import type { PrintableResult } from '../query-over-http.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
@@ -74,11 +74,15 @@ async function runWithDiagnostics(ctx: CliContext, text: string, work: () => Pro
   }
 }
 
-const explainIndexUse = {
-  answers: 'the word index search_words answers it alone (reads no event):',
-  prefilters: 'the word index search_words prefilters, then',
-  none: 'no index (reads every row in range), then',
-} as const;
+const prefilterNames = { search_words: 'the word index search_words', field_paths: 'the column index on field_paths' } as const;
+
+/** How the engine finds a predicate's rows, in words. */
+function explainIndexUse(plan: PredicatePlan): string {
+  if (plan.index === 'answers') return 'the word index search_words answers it alone (reads no event):';
+  if (plan.index === 'none') return 'no index (reads every row in range), then';
+  const names = (plan.prefilters ?? []).map((name) => prefilterNames[name]);
+  return `${names.join(' and ')} ${names.length > 1 ? 'prefilter' : 'prefilters'}, then`;
+}
 
 async function explainText(search: SearchService, tenant: string, text: string, range: TimeRange): Promise<string> {
   const { plan, predicates } = await search.explain(tenant, text, range);
@@ -90,7 +94,7 @@ async function explainText(search: SearchService, tenant: string, text: string, 
     '-- indexes searched --',
     plan.analyzed.scope.map((index) => `${index.name} (${index.id})`).join('\n') || '(none)',
     '-- predicates --',
-    ...(predicates.length === 0 ? ['(none: every event in range)'] : predicates.flatMap((p) => [`${p.source}: ${explainIndexUse[p.index]}`, `    ${p.predicate}`])),
+    ...(predicates.length === 0 ? ['(none: every event in range)'] : predicates.flatMap((p) => [`${p.source}: ${explainIndexUse(p)}`, `    ${p.predicate}`])),
     '-- sql --',
     prettySql(plan.compiled.sql),
   ];

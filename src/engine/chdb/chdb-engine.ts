@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { silentLogger, sqlString, type Logger } from '../../core/index.js';
 import { eventInsertColumnList, eventInsertSettings, eventInsertStructure } from '../encode-event-row.js';
-import type { ChdbEngineOptions, EncodedEventRow, EngineQueryOptions, RunningQuery } from '../engine.js';
+import type { ChdbEngineOptions, EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
 import { TableBackedEngine } from '../table-backed-engine.js';
 import { TimeSpanCache } from '../time-span-cache.js';
@@ -29,7 +29,7 @@ export class ChdbEngine extends TableBackedEngine {
     this.insertFiles = new InsertFiles(options.path);
   }
 
-  protected async insertRows(encodedRows: readonly EncodedEventRow[]): Promise<void> {
+  protected async insertRows(chunks: readonly Uint8Array[]): Promise<void> {
     const tag = newQueryTag();
     // Durability comes from the table (fsync_after_insert, fsync_part_directory): the promise
     // settles after the part is on disk.
@@ -37,7 +37,7 @@ export class ChdbEngine extends TableBackedEngine {
     const insert = (file: string) => `INSERT INTO logs ${eventInsertColumnList} SELECT * FROM file(${sqlString(file)}, RowBinary, ${sqlString(eventInsertStructure)})${settings}`;
     // The file is written inside the run, so that a full or unwritable disk fails the insert as the engine's own write would.
     await this.runner.run('inserting events', tag, 'write', undefined, (session) =>
-      this.insertFiles.with(encodedRows, (file) => session.queryAsync(insert(file), { format: 'TabSeparated' })),
+      this.insertFiles.with(chunks, (file) => session.queryAsync(insert(file), { format: 'TabSeparated' })),
     );
   }
 

@@ -1,6 +1,6 @@
 import { EngineError, ErrorCodes, messageOf, silentLogger, type Logger } from '../../core/index.js';
 import { eventInsertColumnList, eventInsertSettings } from '../encode-event-row.js';
-import type { EncodedEventRow, EngineQueryOptions, RunningQuery } from '../engine.js';
+import type { EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits, type SettingValue } from '../query-settings.js';
 import type { SchemaOptions } from '../schema.js';
 import { sqlString } from '../../core/index.js';
@@ -46,9 +46,9 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
     };
   }
 
-  protected async insertRows(encodedRows: readonly EncodedEventRow[]): Promise<void> {
+  protected async insertRows(chunks: readonly Uint8Array[]): Promise<void> {
     const settings: Record<string, SettingValue> = { ...eventInsertSettings, ...this.clusterSettings, log_comment: newQueryTag(), wait_end_of_query: 1, async_insert: 0 };
-    const body = Buffer.concat(encodedRows);
+    const body = Buffer.concat(chunks);
     checkRowBinaryBodyStart(body);
     await this.send('inserting events', `INSERT INTO logs ${eventInsertColumnList} FORMAT RowBinary`, { settings, body });
   }

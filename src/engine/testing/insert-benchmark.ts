@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { ChdbEngine } from '../chdb/chdb-engine.js';
 import type { EventRowInput } from '../engine.js';
 import { timeExtentsOf } from '../time-extents.js';
+import { flatAttrs } from './engine-fixtures.js';
 
 const eventTypes = 14;
 const fieldsPerType = 20;
@@ -71,7 +72,7 @@ export function windowsEvents(count: number, seed = 1): EventRowInput[] {
       sourceType: 'windows:security',
       tsField: 'Event.System.TimeCreated.SystemTime',
       rawJson: json,
-      attrsJson: json,
+      attrs: flatAttrs(event),
       nullPaths: [],
       searchText: '',
     });

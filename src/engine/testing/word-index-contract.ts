@@ -67,7 +67,7 @@ export function describeWordIndexContract(current: () => Engine): void {
       await engine.init();
 
       const indexes = await engine.query<{ name: string }>("SELECT name FROM system.data_skipping_indices WHERE database = currentDatabase() AND table = 'logs' ORDER BY name");
-      expect(indexes.rows.map((r) => r.name)).toEqual(['attrs_paths', 'search_words']);
+      expect(indexes.rows.map((r) => r.name)).toEqual(['field_paths_idx', 'search_words']);
       // Right at once (parts without the index are read row by row), and after the rebuild.
       expect(await countsOf(tenant)).toEqual(expected);
       await eventually(async () => {

@@ -40,7 +40,7 @@ function pureJs(lines: readonly string[]): { events: number; ms: number; chars: 
     const parsed = parseJsonText(line);
     if (!parsed.ok || !isJsonObject(parsed.value)) continue;
     const row = buildPendingRow(parsed.value, line, defaultTimestampFields, systemClock);
-    chars += encodeEventRow({ tenant: 't', indexId: 'i', sourceType: 'custom:generic', seq: seq++, ...row }).length;
+    chars += encodeEventRow({ tenant: 't', indexId: 'i', sourceType: 'custom:generic', seq: seq++, ...row }).head.length;
   }
   return { events: lines.length, ms: performance.now() - start, chars };
 }

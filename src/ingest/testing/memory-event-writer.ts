@@ -6,7 +6,7 @@ import type { IngestDependencies } from '../ingest-types.js';
 export type StoredRow = Omit<EventRowInput, 'tsNs' | 'seq'> & { readonly tsNs: string; readonly seq: string };
 
 /**
- * An in-memory stand-in for the engine's writing half: encodes rows as JSON text, records each
+ * An in-memory stand-in for the engine's writing half: keeps rows as given, records each
  * insert as a batch, counts inserts running at once, and can be told to be slow or to fail.
  * An insert whose time extents do not hold each row's time (the Engine contract) fails.
  */
@@ -21,7 +21,7 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
   private inserts = 0;
 
   encodeEventRow(row: EventRowInput): EncodedEventRow {
-    return Buffer.from(JSON.stringify({ ...row, tsNs: row.tsNs.toString(), seq: row.seq.toString() }));
+    return { head: new Uint8Array(0), event: row };
   }
 
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
@@ -31,7 +31,7 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
     try {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.failOnInsert.has(insert)) throw new Error(`insert ${insert} failed`);
-      const rows = batch.rows.map((bytes) => JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredRow);
+      const rows = batch.rows.map(({ event }): StoredRow => ({ ...event, tsNs: event.tsNs.toString(), seq: event.seq.toString() }));
       for (const row of rows) {
         const held = batch.extents.some((e) => e.tenant === row.tenant && e.indexId === row.indexId && e.minTsNs <= BigInt(row.tsNs) && BigInt(row.tsNs) <= e.maxTsNs);
         if (!held) throw new Error(`insert ${insert}: no time extent holds the row at ${row.tsNs} of index ${row.indexId}`);

@@ -3,6 +3,7 @@
  * wildcard column names expand to (D16), and whether every pipeline stage refers to columns the
  * stage before it produces. Returns every problem found, each with its span.
  */
+import type { StoredLayout } from '../stored-layout.js';
 import { ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
 import type { ColumnName, IndexFilter, LookupCommand, Query } from '../ast.js';
 import { collectIndexFilters, confinedIndexIds } from '../index-filters.js';
@@ -63,6 +64,17 @@ export interface AnalyzedQuery {
   readonly fieldTypes?: FieldTypes;
   /** The table each `lookup` command reads. */
   readonly lookups: ReadonlyMap<LookupCommand, LookupTableInfo>;
+  /**
+   * Where the stored columns of the indexes in scope are (the engine's field maps), set by the
+   * caller once the scope is known (`withStoredLayout`). Absent: no map is known, so every
+   * column is read from the rest maps (`restOnlyLayout`).
+   */
+  readonly storedLayout?: StoredLayout;
+}
+
+/** The analyzed query reading stored columns where `layout` says they are. */
+export function withStoredLayout(analyzed: AnalyzedQuery, layout: StoredLayout): AnalyzedQuery {
+  return { ...analyzed, storedLayout: layout };
 }
 
 export interface AnalysisResult {

@@ -22,9 +22,12 @@ export interface PredicatePlan {
   readonly predicate: string;
   /**
    * `answers`: the word index alone decides it (`predicate` is the lookup); `prefilters`: the
-   * index narrows the rows, then `predicate` tests them; `none`: `predicate` tests every row.
+   * `prefilters` indexes narrow the rows, then `predicate` tests them; `none`: `predicate` tests
+   * every row.
    */
   readonly index: 'answers' | 'prefilters' | 'none';
+  /** With `prefilters`: the indexes that narrow (the word index, the column index of field_paths). */
+  readonly prefilters?: readonly ('search_words' | 'field_paths')[];
 }
 
 export interface FilterContext {
@@ -175,7 +178,11 @@ function compileTerm(term: Value, column: ResolvedColumn, mode: Mode, ctx: Filte
   }
   // A number term written in other than canonical text may match a number whose text differs.
   const tokens = column.inSearchText && (term.kind === 'string' || isCanonicalNumber(term)) ? prefilterTokens(pieces) : [];
-  return withPrefilter(tokens, exact, ctx);
+  // The term matches values only (wildcard-only terms returned above), so rows without the
+  // column never match: where the values are read from a rest map, field_paths narrows first.
+  const readsNumbers = text !== value.s || term.kind === 'number';
+  const present = value.present !== undefined && (value.present.strings || (readsNumbers && value.present.numbers)) ? value.present.lookup : undefined;
+  return withPrefilter(tokens, exact, ctx, [], present);
 }
 
 function compileFreeText(term: Value, env: SqlEnv, ctx: FilterContext): string {
@@ -242,17 +249,19 @@ function compileCompare(op: string, term: Value, value: SqlValue): string {
   }
 }
 
-function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext, parts: readonly string[] = []): string {
-  if (ctx.prefilterOnly && tokens.length === 0) return '1';
-  if (tokens.length === 0 && parts.length === 0) {
+function withPrefilter(tokens: readonly string[], exact: string, ctx: FilterContext, parts: readonly string[] = [], present?: string): string {
+  if (ctx.prefilterOnly && tokens.length === 0) return present ?? '1';
+  if (tokens.length === 0 && parts.length === 0 && present === undefined) {
     ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'none' });
     return exact;
   }
   const lookups = parts.map(partialWordPrefilter);
   if (tokens.length > 0) lookups.unshift(wordsPrefilter(tokens));
+  if (present !== undefined) lookups.push(present);
   const prefilter = lookups.join(' AND ');
   if (ctx.prefilterOnly) return prefilter;
-  ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'prefilters' });
+  const prefilters = [...(tokens.length + parts.length > 0 ? (['search_words'] as const) : []), ...(present !== undefined ? (['field_paths'] as const) : [])];
+  ctx.plans.push({ source: ctx.source ?? '', predicate: exact, index: 'prefilters', prefilters });
   return `(${prefilter} AND ${exact})`;
 }
 

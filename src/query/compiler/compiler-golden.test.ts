@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileQuery, type CompileOptions } from '../index.js';
+import { compileQuery, type CompileOptions, type PredicatePlan } from '../index.js';
 import { goldenContext, goldenOptions, typedGoldenContext } from './testing/golden-context.js';
 import type { AnalysisContext } from '../analyzer/analyze-query.js';
 import { prettySql } from './pretty-sql.js';
@@ -16,13 +16,14 @@ import { compiledOrErrors, readGolden } from './testing/golden-file.js';
 
 const dir = new URL('../../../testdata/compiler/', import.meta.url).pathname;
 const update = process.env.UPDATE_GOLDEN === '1';
-const planLabel = { answers: 'search_words alone', prefilters: 'search_words, then exact', none: 'exact only' } as const;
+const planLabel = (p: PredicatePlan): string =>
+  p.index === 'answers' ? 'search_words alone' : p.index === 'none' ? 'exact only' : `${(p.prefilters ?? []).join(' and ')}, then exact`;
 
 /** What the compiler makes of a query, in golden-file form. */
 export function render(query: string, context: AnalysisContext = goldenContext, options = goldenOptions): string {
   return compiledOrErrors(query, context, (analyzed) => {
     const compiled = compileQuery(analyzed, options);
-    const plan = compiled.plans.map((p) => `${p.source}  →  ${planLabel[p.index]}`);
+    const plan = compiled.plans.map((p) => `${p.source}  →  ${planLabel(p)}`);
     return `-- sql --\n${prettySql(compiled.sql)}\n-- plan --\n${plan.join('\n')}\n`;
   });
 }

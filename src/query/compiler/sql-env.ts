@@ -5,7 +5,8 @@
 import { sqlString } from '../../core/index.js';
 import type { AnalyzedQuery, FieldTypes } from '../analyzer/analyze-query.js';
 import { isSystemColumn } from '../column-names.js';
-import { attrsValue, missingValue, pairValue, stringValue, type SqlValue } from './sql-value.js';
+import { restOnlyLayout, type StoredLayout } from '../stored-layout.js';
+import { missingValue, pairValue, storedValue, stringValue, type SqlValue } from './sql-value.js';
 
 /** A column change on raw events, replayed by the row decoder in this order. */
 export type RawColumnOp = { readonly kind: 'set'; readonly name: string; readonly s: string; readonly n: string } | { readonly kind: 'delete'; readonly name: string };
@@ -15,8 +16,10 @@ export interface RawEnv {
   /** Columns set by eval/rename (value pair aliases) or removed by rename, by name. */
   readonly overrides: ReadonlyMap<string, { readonly s: string; readonly n: string } | 'deleted'>;
   readonly ops: readonly RawColumnOp[];
-  /** The catalog's types of the stored columns; absent: unknown, every variant is read (attrsValue). */
+  /** The catalog's types of the stored columns; absent: unknown, every variant is read (storedValue). */
   readonly fieldTypes?: FieldTypes;
+  /** Where stored columns are; absent: no field map is known, every column is in the rest maps. */
+  readonly storedLayout?: StoredLayout;
   /** Rows carry this partition column (compileWindowedQuery): every later command works per partition. */
   readonly partition?: string;
 }
@@ -42,7 +45,13 @@ export type SqlEnv = RawEnv | TableEnv;
 
 /** The stored events a query's filter reads, with the field types the analyzer carries when known. */
 export function storedEventsEnv(analyzed: AnalyzedQuery): RawEnv {
-  return { mode: 'events', overrides: new Map(), ops: [], ...(analyzed.fieldTypes ? { fieldTypes: analyzed.fieldTypes } : {}) };
+  return {
+    mode: 'events',
+    overrides: new Map(),
+    ops: [],
+    ...(analyzed.fieldTypes ? { fieldTypes: analyzed.fieldTypes } : {}),
+    ...(analyzed.storedLayout ? { storedLayout: analyzed.storedLayout } : {}),
+  };
 }
 
 /** Resolves a (canonical, wildcard-free) column name in a stage's table. */
@@ -55,7 +64,8 @@ export function resolveColumn(env: SqlEnv, name: string, indexNames: ReadonlyMap
   if (override === 'deleted') return { value: missingValue, inSearchText: false };
   if (override !== undefined) return { value: pairValue(override.s, override.n), inSearchText: false };
   if (isSystemColumn(name)) return { value: systemValue(name, indexNames), inSearchText: false };
-  const value = env.fieldTypes === undefined ? attrsValue(name) : attrsValue(name, env.fieldTypes.get(name) ?? []);
+  const types = env.fieldTypes === undefined ? undefined : (env.fieldTypes.get(name) ?? []);
+  const value = storedValue(name, types, env.storedLayout ?? restOnlyLayout);
   return { value, inSearchText: true };
 }
 

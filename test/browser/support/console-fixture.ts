@@ -65,9 +65,11 @@ export async function seedConsoleFixture(options: { url: string; key: string; en
   const tenantId = me.tenants.find((t: { name: string }) => t.name === 'default').id as string;
   const start = BigInt(bulkStartMs) * 1_000_000n;
   await engine.exec(
-    `INSERT INTO logs (tenant, idx, ts, seq, source_type, ts_field, raw, search_text, attrs, null_paths) ` +
+    `INSERT INTO logs (tenant, idx, ts, seq, source_type, ts_field, raw, search_text) ` +
       `SELECT '${tenantId}', '${bulkIndex.id}', fromUnixTimestamp64Nano(toInt64(${start} + number * 3000000)), number + 10, ` +
-      `'custom:generic', '', '{}', concat('value ', toString(number), ' ', repeat('abcdefghij ', 60)), '{}', [] FROM numbers(1000000)`,
+      `'custom:generic', '', '{}', concat('value ', toString(number), ' ', repeat('abcdefghij ', 60)) FROM numbers(1000000)`,
+    // In blocks of 100,000 rows: one block of a million would hold every empty typed slot too (over 2 GiB).
+    { settings: { min_insert_block_size_rows: 100_000, min_insert_block_size_bytes: 0 } },
   );
 
   const sink = await api(`${url}/v1/event_sink`, key, 'POST', {

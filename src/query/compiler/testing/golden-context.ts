@@ -1,6 +1,7 @@
 /** The fixed tenant the compiler's golden files and unit tests compile against. */
 import type { AnalysisContext } from '../../analyzer/analyze-query.js';
 import type { CompileOptions } from '../compile-query.js';
+import type { StoredLayout } from '../../stored-layout.js';
 
 export const goldenContext: AnalysisContext = {
   indexes: [
@@ -29,6 +30,28 @@ export const goldenContext: AnalysisContext = {
     { id: 'lt-owners', name: 'account owners', columns: ['arn', 'team'], version: 'v1' },
   ],
 };
+
+/**
+ * Where the golden tenant's stored columns are: one lineage of field maps (ids 65536-131071) that
+ * holds the strings of eventName, sourceIPAddress and userIdentity.arn in slots s0-s2 and the
+ * numbers of elapsed_ms in n0 from its first version, as ingest promotes a new index's frequent
+ * fields; every other column (and the other kind of these) is read from the rest maps.
+ */
+export const goldenStoredLayout: StoredLayout = (() => {
+  const lineage: [bigint, bigint] = [65_536n, 131_071n];
+  const slot = (column: string) => [{ column, kind: column.startsWith('s') ? ('string' as const) : ('number' as const), mapRanges: [lineage], shared: false }];
+  return {
+    legacy: false,
+    mapRanges: [lineage],
+    slots: new Map([
+      ['eventName', slot('s0')],
+      ['sourceIPAddress', slot('s1')],
+      ['userIdentity.arn', slot('s2')],
+      ['elapsed_ms', slot('n0')],
+    ]),
+    slotted: new Set(['s:eventName', 's:sourceIPAddress', 's:userIdentity.arn', 'n:elapsed_ms']),
+  };
+})();
 
 export const goldenOptions: CompileOptions = {
   tenant: 'acme',

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { analyzeQuery, type AnalysisContext, type AnalyzedQuery } from '../../analyzer/analyze-query.js';
+import { analyzeQuery, withStoredLayout, type AnalysisContext, type AnalyzedQuery } from '../../analyzer/analyze-query.js';
 import { formatDiagnostic } from '../../format-diagnostic.js';
 import { parseQuery } from '../../parser/parser.js';
+import { goldenStoredLayout } from './golden-context.js';
 
 /** A golden file: a description, `-- query --` and the query, then the expected `-- sql --` (and more) or `-- error --`. */
 export interface Golden {
@@ -25,13 +26,13 @@ export function readGolden(text: string): Golden {
   };
 }
 
-/** What a compiler makes of a query, or its problems as `-- error --` with carets. */
+/** What a compiler makes of a query (reading stored columns as `goldenStoredLayout` places them), or its problems as `-- error --` with carets. */
 export function compiledOrErrors(query: string, context: AnalysisContext, compile: (analyzed: AnalyzedQuery) => string): string {
   const parsed = parseQuery(query);
   if (parsed.query === null) return `-- error --\n${parsed.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
   const analysis = analyzeQuery(parsed.query, context);
   if (analysis.analyzed === null) return `-- error --\n${analysis.diagnostics.map((d) => formatDiagnostic(query, d)).join('\n')}\n`;
-  return compile(analysis.analyzed);
+  return compile(withStoredLayout(analysis.analyzed, goldenStoredLayout));
 }
 
 /** One test per golden file of `dir`: `render` of its query must equal its expected part (rewritten with UPDATE_GOLDEN=1). */
