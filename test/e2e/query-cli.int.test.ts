@@ -81,7 +81,7 @@ describe('vigil query --explain', () => {
     // The first batch puts `host` in a slot; `user`, first seen in the second batch, is written
     // to the rest maps for that batch's rows (and promoted to a slot for later ones).
     await h.ingest('acme', 'audit', [JSON.stringify({ ts: '2026-11-20T11:00:00Z', host: 'web-1' })]);
-    await h.ingest('acme', 'audit', [JSON.stringify({ ts: '2026-11-20T11:00:01Z', host: 'web-2', user: 'dave' })]);
+    await h.ingest('acme', 'audit', [JSON.stringify({ ts: '2026-11-20T11:00:01Z', host: 'web-2', user: 'dave', size: 5 })]);
     const explain = async (query: string): Promise<string> => {
       const run = await vigil(['query', query, '--explain', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time], false);
       expect(run.code).toBe(0);
@@ -94,8 +94,16 @@ describe('vigil query --explain', () => {
     const host = await explain('@index=audit host: web');
     expect(host).toContain('host: web: the word index search_words prefilters, then');
     expect(host).not.toContain('has(field_paths');
-    // And the narrowed statement finds the event.
-    const run = await vigil(['query', '@index=audit user: dave', '--json', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time], false);
-    expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line).columns.host)).toEqual(['web-2']);
+    // Comparisons hold on values only too.
+    expect(await explain('@index=audit | where user == "dave"')).toContain('user == "dave": the column index on field_paths prefilters, then');
+    expect(await explain('@index=audit size > 3')).toContain('size > 3: the column index on field_paths prefilters, then');
+    expect(await explain('@index=audit | where user != "dave"')).not.toContain('has(field_paths');
+    // And the narrowed statements find the event.
+    for (const query of ['user: dave', '| where user == "dave"', 'size > 3', '| where size == 5']) {
+      const run = await vigil(['query', `@index=audit ${query}`, '--json', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time], false);
+      expect(run.stdout.trim().split('\n').map((line) => JSON.parse(line).columns.host)).toEqual(['web-2']);
+    }
+    const others = await vigil(['query', '@index=audit | where user != "dave"', '--json', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time], false);
+    expect(others.stdout.trim().split('\n').map((line) => JSON.parse(line).columns.host)).toEqual(['web-1']);
   });
 });

@@ -75,12 +75,19 @@ export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): 
         return overValues ?? anyColumn(filter.column, env, ctx, (column) => compileTerm(term, column, mode, ctx));
       });
     }
-    case 'compare':
-      if (ctx.prefilterOnly) return '1';
+    case 'compare': {
+      ctx.source = printFilter(filter);
       // `a != v` is `not a == v` over the whole name: with a wildcard, no matching column equals v.
-      if (filter.op === '!=') return `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
-      if (filter.op === '==') return anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value));
+      if (filter.op === '!=') return ctx.prefilterOnly ? '1' : `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
+      if (filter.op === '==') {
+        // An equality holds on a value only, never where the column is missing.
+        const readsNumbers = filter.value.kind === 'number';
+        return anyColumn(filter.column, env, ctx, (column) =>
+          withPrefilter([], compileCompare('==', filter.value, column.value), ctx, [], presenceLookup(column.value, !readsNumbers, readsNumbers)),
+        );
+      }
       return compileBoundOverColumns(filter.op, filter.value, columnNames(filter.column, env, ctx), env, ctx);
+    }
     case 'index': {
       if (ctx.prefilterOnly && ctx.tokensOnly) return '1';
       const ids = ctx.analyzed.indexTargets.get(filter) ?? [];
@@ -107,9 +114,22 @@ function anyColumn(column: ColumnName, env: SqlEnv, ctx: FilterContext, atom: (c
 function compileBoundOverColumns(op: string, term: Value, names: readonly string[], env: SqlEnv, ctx: FilterContext): string {
   const values = names.map((name) => resolveColumn(env, name, ctx.indexNames).value);
   if (values.length === 0) return '0';
-  if (values.length === 1) return compileCompare(op, term, values[0] as SqlValue);
+  // A bound holds on a value only: where every column is read from a rest map, the rows holding one of them narrow first.
+  const lookups = values.map((v) => presenceLookup(v, true, true));
+  const present = lookups.every((lookup) => lookup !== undefined) ? lookups.join(' OR ') : undefined;
+  const narrowed = present === undefined || lookups.length === 1 ? present : `(${present})`;
+  if (values.length === 1) return withPrefilter([], compileCompare(op, term, values[0] as SqlValue), ctx, [], narrowed);
   const pairs = values.map((v) => `tuple(${v.n}, ${v.s})`);
-  return `arrayExists(c -> ${compileCompare(op, term, { n: 'c.1', s: 'c.2', exists: '1' })}, [${pairs.join(', ')}])`;
+  return withPrefilter([], `arrayExists(c -> ${compileCompare(op, term, { n: 'c.1', s: 'c.2', exists: '1' })}, [${pairs.join(', ')}])`, ctx, [], narrowed);
+}
+
+/**
+ * The field_paths lookup to put before a test on `value` that never holds where the column is
+ * missing, when the parts it reads (strings, numbers) come from a rest map (SqlValue.present).
+ */
+function presenceLookup(value: SqlValue, readsStrings: boolean, readsNumbers: boolean): string | undefined {
+  const present = value.present;
+  return present !== undefined && ((readsStrings && present.strings) || (readsNumbers && present.numbers)) ? present.lookup : undefined;
 }
 
 /** `(a AND b …)`; a prefilter drops the `1`s (and is `0` when any operand is). */
@@ -180,9 +200,7 @@ function compileTerm(term: Value, column: ResolvedColumn, mode: Mode, ctx: Filte
   const tokens = column.inSearchText && (term.kind === 'string' || isCanonicalNumber(term)) ? prefilterTokens(pieces) : [];
   // The term matches values only (wildcard-only terms returned above), so rows without the
   // column never match: where the values are read from a rest map, field_paths narrows first.
-  const readsNumbers = text !== value.s || term.kind === 'number';
-  const present = value.present !== undefined && (value.present.strings || (readsNumbers && value.present.numbers)) ? value.present.lookup : undefined;
-  return withPrefilter(tokens, exact, ctx, [], present);
+  return withPrefilter(tokens, exact, ctx, [], presenceLookup(value, true, text !== value.s || term.kind === 'number'));
 }
 
 function compileFreeText(term: Value, env: SqlEnv, ctx: FilterContext): string {
