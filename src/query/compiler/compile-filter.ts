@@ -78,7 +78,13 @@ export function compileFilter(filter: Filter, env: SqlEnv, ctx: FilterContext): 
     case 'compare': {
       ctx.source = printFilter(filter);
       // `a != v` is `not a == v` over the whole name: with a wildcard, no matching column equals v.
-      if (filter.op === '!=') return ctx.prefilterOnly ? '1' : `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
+      if (filter.op === '!=') {
+        if (ctx.prefilterOnly) return '1';
+        // It holds where the column is missing too, so no index narrows it.
+        const unequal = `(NOT ${anyColumn(filter.column, env, ctx, (column) => compileCompare('==', filter.value, column.value))})`;
+        ctx.plans.push({ source: ctx.source, predicate: unequal, index: 'none' });
+        return unequal;
+      }
       if (filter.op === '==') {
         // An equality holds on a value only, never where the column is missing.
         const readsNumbers = filter.value.kind === 'number';
