@@ -13,6 +13,7 @@ export * from './logger.js';
 export * from './ids.js';
 export * from './sql-literal.js';
 export * from './search-words.js';
+export * from './stored-layout.js';
 export * from './secret-box.js';
 export * from './control-characters.js';
 export * from './closest-name.js';

@@ -2,6 +2,7 @@
  * The events engine contract. Adapters: chdb/ (embedded, in process) and, later, clickhouse/
  * (a server or cluster). Both run the same SQL against tables `logs` and `field_catalog`.
  */
+import type { StoredLayout } from '../core/index.js';
 
 /** A stored value (D3): strings, and numbers (integers beyond 2^53 arrive as strings). */
 export type StoredValue = string | number;
@@ -67,38 +68,6 @@ export interface TimeExtent extends TimeSpan {
 export interface EncodedEventRow {
   readonly head: Uint8Array;
   readonly event: EventRowInput;
-}
-
-/** A typed slot column holding a column's strings or numbers, and the map ids (inclusive ranges) whose rows put them there. */
-export interface FieldSlotUse {
-  /** `s<k>` (Nullable(String)) or `n<k>` (Nullable(Float64)). */
-  readonly column: string;
-  readonly kind: 'string' | 'number';
-  /**
-   * The lineages (their whole id ranges) that put the column's values in this slot: versions
-   * of a lineage before the one that promoted it leave the slot empty.
-   */
-  readonly mapRanges: readonly (readonly [bigint, bigint])[];
-  /** Some map in scope puts another column in this slot: its rows must be told apart by map id. */
-  readonly shared: boolean;
-}
-
-/**
- * Where the columns of some indexes are stored (docs/engine.md, "Typed slots"): rows of map 0
- * (`legacy`, written before schema v10) hold them in `attrs`; rows of any map in `mapRanges` hold
- * a column's strings (numbers) in the string (number) slot `slots` names for their map, else in
- * `rest_s` (`rest_n`).
- */
-export interface FieldLayout {
-  readonly legacy: boolean;
-  /** Every map id range rows of these indexes may carry (one per lineage). */
-  readonly mapRanges: readonly (readonly [bigint, bigint])[];
-  readonly slots: ReadonlyMap<string, readonly FieldSlotUse[]>;
-  /**
-   * Per path and kind (`s:path`, `n:path`): every map in scope holds that kind of the column in
-   * a slot from its lineage's first version, so no row holds it in the rest maps.
-   */
-  readonly slotted: ReadonlySet<string>;
 }
 
 /**
@@ -245,7 +214,7 @@ export interface Engine {
   /** Stops the running query with this tag (no-op when none runs). */
   cancel(tag: string): Promise<void>;
   /** Where the columns of these indexes are stored, for the query compiler. */
-  fieldLayout(tenant: string, indexIds: readonly string[]): Promise<FieldLayout>;
+  fieldLayout(tenant: string, indexIds: readonly string[]): Promise<StoredLayout>;
   /** Column paths of these indexes seen in [fromMs, toMs), merged across days. */
   fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]>;
   /** Row counts, time span, events without a time of their own and estimated size, per index of a tenant. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { systemClock, type Clock } from '../core/index.js';
-import type { EventRowInput, FieldLayout } from './engine.js';
+import { systemClock, type Clock, type StoredLayout } from '../core/index.js';
+import type { EventRowInput } from './engine.js';
 import type { CatalogRow, RowMap } from './encode-field-columns.js';
 import { fieldLayoutOf, firstMapId, nextMapId, noSlots, promote, versionsOf, type FieldMapRow, type SlotMap } from './field-maps.js';
 import { noSlot } from './schema.js';
@@ -62,7 +62,7 @@ export class FieldMapStore {
   }
 
   /** How queries over these indexes read each column. */
-  async layout(tenant: string, indexIds: readonly string[]): Promise<FieldLayout> {
+  async layout(tenant: string, indexIds: readonly string[]): Promise<StoredLayout> {
     const rows = await this.rowsOf(tenant, indexIds);
     return fieldLayoutOf(rows);
   }

@@ -5,7 +5,7 @@
  * version that promoted it on, and a query reads it as `f<slot>` for map ids from that version to
  * the lineage's end, and from `rest` (or legacy attrs, map 0) elsewhere.
  */
-import type { FieldLayout, FieldSlotUse } from './engine.js';
+import type { StoredLayout, StoredSlot } from '../core/index.js';
 import { noSlot, numberSlotBase, numberSlotCount, slotColumn, stringSlotCount } from './schema.js';
 
 /** Bits of a map id that hold the version. */
@@ -75,7 +75,7 @@ export function versionsOf(rows: readonly FieldMapRow[]): FieldMapVersion[] {
  * id range, per path the slots holding it with the lineages that put it there, whether another
  * path shares a slot, and which (path, kind) every lineage holds in a slot from its first version.
  */
-export function fieldLayoutOf(rows: readonly FieldMapRow[]): FieldLayout {
+export function fieldLayoutOf(rows: readonly FieldMapRow[]): StoredLayout {
   const legacy = rows.some((row) => row.mapId === 0n);
   // Per lineage: its first version, and per `kind:path` its slot and the version that promoted it (slots never move within a lineage).
   const lineages = new Map<bigint, { first: bigint; paths: Map<string, { slot: number; from: bigint }> }>();
@@ -110,7 +110,7 @@ export function fieldLayoutOf(rows: readonly FieldMapRow[]): FieldLayout {
       if (from === first) fromFirst.set(key, (fromFirst.get(key) ?? 0) + 1);
     }
   }
-  const slots = new Map<string, FieldSlotUse[]>();
+  const slots = new Map<string, StoredSlot[]>();
   for (const [path, pathUses] of uses)
     slots.set(
       path,
@@ -119,9 +119,6 @@ export function fieldLayoutOf(rows: readonly FieldMapRow[]): FieldLayout {
   const slotted = new Set([...fromFirst].filter(([, n]) => n === lineages.size).map(([key]) => key));
   return { legacy, mapRanges, slots, slotted };
 }
-
-/** The layout of a store that has no maps at all for the indexes (nothing written since v10). */
-export const emptyFieldLayout: FieldLayout = { legacy: false, mapRanges: [], slots: new Map(), slotted: new Set() };
 
 /** Share of an index's events a field must reach to be promoted to a slot. */
 export const promotionShare = 0.01;

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/index.js';
+import type { Logger, StoredLayout } from '../core/index.js';
 import { encodeEventRow } from './encode-event-row.js';
 import { FieldColumnEncoder } from './encode-field-columns.js';
 import { FieldMapStore } from './field-map-store.js';
@@ -13,7 +13,6 @@ import type {
   EventBatch,
   EventRowInput,
   FieldInfo,
-  FieldLayout,
   IndexStorageStats,
   RunningQuery,
   SequenceRange,
@@ -95,7 +94,7 @@ export abstract class TableBackedEngine implements Engine {
     return { rows: batch.rows.length };
   }
 
-  fieldLayout(tenant: string, indexIds: readonly string[]): Promise<FieldLayout> {
+  fieldLayout(tenant: string, indexIds: readonly string[]): Promise<StoredLayout> {
     return this.fieldMaps.layout(tenant, indexIds);
   }
 

@@ -37,7 +37,6 @@ export { compileRowHistogram, type CompiledRowHistogram, type RowHistogramOption
 export { narrowsByTextIndex } from './compiler/compile-prefilter.js';
 export type { RowPosition } from './compiler/row-bounds.js';
 export type { LookupTableInfo } from './lookup-outputs.js';
-export type { StoredLayout, StoredSlot } from './stored-layout.js';
 export type { PredicatePlan } from './compiler/compile-filter.js';
 export type { RawColumnOp, TableColumn } from './compiler/sql-env.js';
 export { prettySql } from './compiler/pretty-sql.js';

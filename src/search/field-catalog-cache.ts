@@ -13,8 +13,8 @@
  * (scale-out), another replica's writes are not seen here: an aggregation may miss a new path or
  * type for up to the reuse time (5 s). Rule windows never use types (plan-query.ts).
  */
-import type { Clock } from '../core/index.js';
-import { catalogDaysExact, type Engine, type FieldInfo, type FieldLayout } from '../engine/index.js';
+import type { Clock, StoredLayout } from '../core/index.js';
+import { catalogDaysExact, type Engine, type FieldInfo } from '../engine/index.js';
 import type { FieldTypes } from '../query/index.js';
 import type { CatalogFields, FieldCatalogSource } from './plan-query.js';
 
@@ -83,7 +83,7 @@ export class FieldCatalogCache implements FieldCatalogSource {
   }
 
   /** Where the engine stores the columns of these indexes (its field maps, which it caches itself). */
-  storedLayout(tenant: string, indexIds: readonly string[]): Promise<FieldLayout> {
+  storedLayout(tenant: string, indexIds: readonly string[]): Promise<StoredLayout> {
     return this.engine.fieldLayout(tenant, indexIds);
   }
 

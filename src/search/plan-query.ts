@@ -2,7 +2,7 @@
  * One query from text to statement: parse, analyze against the tenant's indexes and field
  * catalog, compile. Errors come back typed by phase, with every diagnostic attached.
  */
-import { QueryAnalysisError, QuerySyntaxError, formatPosition } from '../core/index.js';
+import { QueryAnalysisError, QuerySyntaxError, formatPosition, type StoredLayout } from '../core/index.js';
 import {
   analyzeQuery,
   compileQuery,
@@ -17,7 +17,6 @@ import {
   type IndexInfo,
   type LookupTableInfo,
   type Query,
-  type StoredLayout,
 } from '../query/index.js';
 
 export interface QueryRequest {

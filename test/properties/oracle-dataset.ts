@@ -12,7 +12,8 @@ import { ChdbEngine } from '../../src/engine/chdb/index.js';
 import { timeExtentsOf, type EncodedEventRow, type Engine } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
-import type { EvalEvent, FieldTypes, IndexInfo, StoredLayout } from '../../src/query/index.js';
+import type { StoredLayout } from '../../src/core/index.js';
+import type { EvalEvent, FieldTypes, IndexInfo } from '../../src/query/index.js';
 import { arbitraryEvent } from './random-events.js';
 
 export interface OracleDataset {

@@ -3,8 +3,7 @@
  * wildcard column names expand to (D16), and whether every pipeline stage refers to columns the
  * stage before it produces. Returns every problem found, each with its span.
  */
-import type { StoredLayout } from '../stored-layout.js';
-import { ErrorCodes, errorDiagnostic, type Diagnostic } from '../../core/index.js';
+import { ErrorCodes, errorDiagnostic, type Diagnostic, type StoredLayout } from '../../core/index.js';
 import type { ColumnName, IndexFilter, LookupCommand, Query } from '../ast.js';
 import { collectIndexFilters, confinedIndexIds } from '../index-filters.js';
 import { columnNameMatcher, isEveryColumn, plainColumnName } from '../column-names.js';

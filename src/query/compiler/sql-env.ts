@@ -2,10 +2,9 @@
  * What a pipeline stage's table looks like to the SQL that reads it: raw events (the `logs`
  * columns, with eval and rename results layered on top) or a table of named value pairs.
  */
-import { sqlString } from '../../core/index.js';
+import { restOnlyLayout, sqlString, type StoredLayout } from '../../core/index.js';
 import type { AnalyzedQuery, FieldTypes } from '../analyzer/analyze-query.js';
 import { isSystemColumn } from '../column-names.js';
-import { restOnlyLayout, type StoredLayout } from '../stored-layout.js';
 import { missingValue, pairValue, storedValue, stringValue, type SqlValue } from './sql-value.js';
 
 /** A column change on raw events, replayed by the row decoder in this order. */

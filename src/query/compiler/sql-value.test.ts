@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredLayout, StoredSlot } from '../stored-layout.js';
+import type { StoredLayout, StoredSlot } from '../../core/index.js';
 import { attrsValue, missingValue, nullNumber, nullString, storedValue } from './sql-value.js';
 
 describe('attrsValue', () => {

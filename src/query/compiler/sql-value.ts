@@ -4,8 +4,7 @@
  * A pair keeps the two kinds apart without ClickHouse's Dynamic type, so grouping, ordering and
  * comparisons follow our value rules exactly (null < numbers < strings).
  */
-import { sqlIdentifier, sqlString } from '../../core/index.js';
-import type { StoredLayout } from '../stored-layout.js';
+import { sqlIdentifier, sqlString, type StoredLayout } from '../../core/index.js';
 
 export interface SqlValue {
   /** Nullable(String) expression. */

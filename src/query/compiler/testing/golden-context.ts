@@ -1,7 +1,7 @@
 /** The fixed tenant the compiler's golden files and unit tests compile against. */
 import type { AnalysisContext } from '../../analyzer/analyze-query.js';
 import type { CompileOptions } from '../compile-query.js';
-import type { StoredLayout } from '../../stored-layout.js';
+import type { StoredLayout } from '../../../core/index.js';
 
 export const goldenContext: AnalysisContext = {
   indexes: [
