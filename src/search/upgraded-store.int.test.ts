@@ -127,4 +127,14 @@ describe('a store upgraded from schema v9', () => {
       ['user', ['String']],
     ]);
   });
+
+  it('merges the upgraded table into the current layout: the rest maps in buckets (v11), old and new rows still answering', async () => {
+    await engine.optimize();
+    const { rows } = await engine.query<{ substreams: string[] }>(
+      "SELECT substreams FROM system.parts_columns WHERE database = currentDatabase() AND table = 'logs' AND active AND column = 'rest_s'",
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.substreams).toContain('rest_s.buckets_info');
+    expect((await run("path: '/a'")).map((row) => row.user ?? row.agent ?? null)).toEqual(expect.arrayContaining(['ann', 'curl', null]));
+  });
 });
