@@ -10,7 +10,7 @@ import { createGunzip } from 'node:zlib';
 import { cliActor } from '../src/services/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { ChdbEngine } from '../src/engine/chdb/index.js';
-import type { Engine } from '../src/engine/index.js';
+import { schemaVersion, type Engine } from '../src/engine/index.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
 import { diskUsageBytes } from './disk-usage.js';
 import type { ReplayFile } from './replay.js';
@@ -179,6 +179,8 @@ export interface OptimizeMarker {
   readonly parts: number;
   readonly bytesOnDisk: number;
   readonly duBytes: number | null;
+  /** The engine schema the merge wrote its parts with (absent: before v11, when markers began to say). */
+  readonly schemaVersion?: number;
 }
 
 /**
@@ -189,10 +191,17 @@ export interface OptimizeMarker {
 export async function ensureOptimizedCopy(loaded: LoadedDataDir, log: (line: string) => void): Promise<{ dataDir: string; marker: OptimizeMarker }> {
   const dataDir = `${loaded.dataDir}-optimized`;
   const markerPath = join(dataDir, 'optimized.json');
-  if (existsSync(markerPath)) return { dataDir, marker: JSON.parse(readFileSync(markerPath, 'utf8')) as OptimizeMarker };
-  rmSync(dataDir, { recursive: true, force: true });
-  log(`copying ${loaded.dataDir} and running OPTIMIZE TABLE … FINAL on the copy (cached for reruns) …`);
-  cpSync(loaded.dataDir, dataDir, { recursive: true });
+  const cached = existsSync(markerPath) ? (JSON.parse(readFileSync(markerPath, 'utf8')) as OptimizeMarker) : null;
+  if (cached !== null && (cached.schemaVersion ?? 0) >= schemaVersion) return { dataDir, marker: cached };
+  if (cached !== null) {
+    // A newer schema may lay merged parts out differently (v11: the rest maps in buckets): merge
+    // the copy again under it, as a running store's merges would.
+    log(`${dataDir} was merged under schema ${cached.schemaVersion ?? '10 or older'}: running OPTIMIZE TABLE … FINAL again under ${schemaVersion} …`);
+  } else {
+    rmSync(dataDir, { recursive: true, force: true });
+    log(`copying ${loaded.dataDir} and running OPTIMIZE TABLE … FINAL on the copy (cached for reruns) …`);
+    cpSync(loaded.dataDir, dataDir, { recursive: true });
+  }
   // OPTIMIZE FINAL over gigabytes can run past the adapter's default 300 s query limit.
   const engine = new ChdbEngine({ path: join(dataDir, 'engine'), poolSize: 1, maxExecutionTimeS: 7200 });
   try {
@@ -205,6 +214,7 @@ export async function ensureOptimizedCopy(loaded: LoadedDataDir, log: (line: str
       parts: stats.parts,
       bytesOnDisk: stats.bytesOnDisk,
       duBytes: diskUsageBytes(join(dataDir, 'engine')),
+      schemaVersion,
     };
     writeFileSync(markerPath, `${JSON.stringify(marker, null, 2)}\n`);
     return { dataDir, marker };

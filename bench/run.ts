@@ -11,6 +11,7 @@ import { runIngestBench } from './ingest-bench.js';
 import { runIngestCompare } from './ingest-compare.js';
 import { runPreviewBench } from './preview-bench.js';
 import { runQueryBench } from './query-bench.js';
+import { runQueryCompare } from './query-compare.js';
 import { runShippersBench } from './shippers-bench.js';
 import { runScaleOutBench } from './scale-out-bench.js';
 import { runStoreBench } from './store-bench.js';
@@ -21,6 +22,7 @@ const benchmarks: Readonly<Record<string, Benchmark>> = {
   ingest: runIngestBench,
   'ingest-compare': runIngestCompare,
   query: runQueryBench,
+  'query-compare': runQueryCompare,
   'fuzz-parser': runFuzzParser,
   detections: runDetectionsBench,
   console: runConsoleBench,
