@@ -18,10 +18,14 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Summarizes the newest `.cpuprofile` that `node --cpu-prof --cpu-prof-dir=DIR` left in `dir`. */
+/**
+ * Summarizes the main thread's newest `.cpuprofile` that `node --cpu-prof --cpu-prof-dir=DIR`
+ * left in `dir`. Worker threads (the SQLite store's) write their own files, named
+ * `CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile`; the main thread's id is 0.
+ */
 export function summarizeCpuProfile(dir: string, topN = 12): CpuProfileSummary | null {
   const file = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
+    .filter((f) => /\.0\.\d+\.cpuprofile$/.test(f))
     .sort()
     .pop();
   if (!file) return null;
