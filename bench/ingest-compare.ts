@@ -5,14 +5,13 @@
  * of the vigil process), events/s, peak RSS and disk per raw byte, with ratios to the baseline.
  * `--cpus 0` (or `0,1`) runs both under taskset, for the scaling figures.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCliIngest } from './ingest-cli-path.js';
 import type { IngestRunResult } from './ingest-run-result.js';
-import { ensureReplayFile, todayUtc } from './replay.js';
+import { startCompare } from './compare-setup.js';
 
 const usage = `usage: npm run bench -- ingest-compare --baseline DIR [options]
   --baseline DIR      another checkout (its dist/ built) to compare against
@@ -46,14 +45,10 @@ export async function runIngestCompare(repoDir: string, argv: readonly string[])
       help: { type: 'boolean', default: false },
     },
   });
-  if (values.help || values.baseline === undefined) {
-    process.stdout.write(`${usage}\n`);
-    return values.help ? 0 : 2;
-  }
-  const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
-  if (!values['no-build']) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
-  const replay = await ensureReplayFile({ repoDir, dataset: values.dataset, events: Number(values.events), anchorDay: values.anchor ?? todayUtc(Date.now()), windowDays: 30 }, log);
-  const trees = { new: repoDir, baseline: resolve(values.baseline) } as const;
+  const started = await startCompare(repoDir, values, usage);
+  if ('exitCode' in started) return started.exitCode;
+  const { log, replay } = started;
+  const trees = { new: repoDir, baseline: resolve(started.baseline) } as const;
   const rows: Row[] = [];
   for (let round = 0; round < Number(values.rounds); round++) {
     // Alternate which goes first, so a drift of the machine's load does not favour one.

@@ -6,7 +6,7 @@
  * and process CPU time per query with ratios to the baseline. Each side is one long-lived process
  * (bench/query-compare-child.ts), as warm as a server.
  */
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { ensureCurrentSchema, ensureLoadedDataDir, ensureOptimizedCopy } from './query-dataset.js';
 import { benchQueries, type PickedTerms } from './query-set.js';
 import { latency } from './query-timing.js';
-import { ensureReplayFile, todayUtc } from './replay.js';
+import { startCompare } from './compare-setup.js';
 
 const usage = `usage: npm run bench -- query-compare --baseline DIR [options]
   --baseline DIR      another checkout whose .bench holds its own data dir of the same replay
@@ -79,17 +79,13 @@ export async function runQueryCompare(repoDir: string, argv: readonly string[]):
       help: { type: 'boolean', default: false },
     },
   });
-  if (values.help || values.baseline === undefined) {
-    process.stdout.write(`${usage}\n`);
-    return values.help ? 0 : 2;
-  }
-  const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
-  if (!values['no-build']) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
-  const replay = await ensureReplayFile({ repoDir, dataset: values.dataset, events: Number(values.events), anchorDay: values.anchor ?? todayUtc(Date.now()), windowDays: 30 }, log);
+  const started = await startCompare(repoDir, values, usage);
+  if ('exitCode' in started) return started.exitCode;
+  const { log, replay } = started;
   const loaded = await ensureLoadedDataDir(repoDir, replay, log);
   const ours = values.optimize ? (await ensureOptimizedCopy(loaded, log)).dataDir : loaded.dataDir;
   await ensureCurrentSchema(ours, log);
-  const baselineTree = resolve(values.baseline);
+  const baselineTree = resolve(started.baseline);
   const theirs = join(baselineTree, '.bench', basename(ours));
   if (!existsSync(join(theirs, 'loaded.json')))
     throw new Error(`no data dir ${theirs}: run npm run bench -- query${values.optimize ? ' --optimize' : ''} --events ${values.events} --dataset ${values.dataset} --anchor ${replay.meta.windowEnd.slice(0, 10)} in ${baselineTree} first`);
