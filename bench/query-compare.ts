@@ -88,7 +88,9 @@ export async function runQueryCompare(repoDir: string, argv: readonly string[]):
   const baselineTree = resolve(started.baseline);
   const theirs = join(baselineTree, '.bench', basename(ours));
   if (!existsSync(join(theirs, 'loaded.json')))
-    throw new Error(`no data dir ${theirs}: run npm run bench -- query${values.optimize ? ' --optimize' : ''} --events ${values.events} --dataset ${values.dataset} --anchor ${replay.meta.windowEnd.slice(0, 10)} in ${baselineTree} first`);
+    throw new Error(
+      `no data dir ${theirs}: run npm run bench -- query${values.optimize ? ' --optimize' : ''} --events ${values.events} --dataset ${values.dataset} --anchor ${replay.meta.windowEnd.slice(0, 10)} in ${baselineTree} first`,
+    );
 
   const startNs = BigInt(Date.parse(replay.meta.windowStart)) * 1_000_000n;
   const sides = [startSide('new', repoDir, repoDir, ours, startNs), startSide('baseline', repoDir, baselineTree, theirs, startNs)] as const;
@@ -111,11 +113,19 @@ export async function runQueryCompare(repoDir: string, argv: readonly string[]):
       log(`${query.name}: done`);
     }
     const loadAfter = loadavg()[0] ?? 0;
-    const report = formatCompare(queries.map((q) => ({ name: q.name, text: q.text, turns: results.get(q.name)! })), {
-      header: `new: ${ours}\nbaseline: ${theirs} (code of ${baselineTree})\n${values.rounds} turns × ${runs} runs per side and query, sides alternating; 1-min load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
-    });
+    const report = formatCompare(
+      queries.map((q) => ({ name: q.name, text: q.text, turns: results.get(q.name)! })),
+      {
+        header: `new: ${ours}\nbaseline: ${theirs} (code of ${baselineTree})\n${values.rounds} turns × ${runs} runs per side and query, sides alternating; 1-min load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
+      },
+    );
     process.stdout.write(report);
-    const savePath = join(repoDir, '.bench', 'results', `query-compare-${values.dataset}-n${values.events}${values.optimize ? '-optimized' : ''}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    const savePath = join(
+      repoDir,
+      '.bench',
+      'results',
+      `query-compare-${values.dataset}-n${values.events}${values.optimize ? '-optimized' : ''}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    );
     mkdirSync(dirname(savePath), { recursive: true });
     writeFileSync(savePath, `${JSON.stringify({ argv, ours, theirs, baselineTree, terms, results: Object.fromEntries(results) }, null, 2)}\n`);
     log(`results saved to ${savePath}`);

@@ -58,7 +58,8 @@ const logsLayoutSettings = 'min_bytes_for_wide_part = 10485760, min_level_for_wi
 // week 13.3-15.1 -> 16.7 s (64 buckets: 26-28 s). Parts written by inserts keep the plain layout,
 // which costs inserts nothing; only a read of whole maps is slower (which no query issues).
 // map_buckets_min_avg_size = 0: the maps hold 2.6 paths per event on average, below the default 32.
-const restMapSettings = "map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0";
+const restMapSettings =
+  "map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0";
 
 // A returned event is read from its compression block: with the default 1 MiB blocks, returning
 // the 8 events of a rare word decompressed 8 MiB of raw (6.7 of 19.5 ms). 256 KiB blocks cut that
