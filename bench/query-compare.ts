@@ -79,6 +79,9 @@ export async function runQueryCompare(repoDir: string, argv: readonly string[]):
       help: { type: 'boolean', default: false },
     },
   });
+  for (const name of ['rounds', 'runs'] as const) {
+    if (!/^[1-9]\d*$/.test(values[name])) throw new Error(`--${name} takes a whole number of at least 1, got ${values[name]}\n${usage}`);
+  }
   const started = await startCompare(repoDir, values, usage);
   if ('exitCode' in started) return started.exitCode;
   const { log, replay } = started;
