@@ -1,10 +1,10 @@
 /**
  * Where the stored columns of the indexes in scope are (docs/engine.md, "Typed slots"): the
  * engine's `fieldLayout` builds it from its field maps, and the query compiler reads each column
- * where it says. In core because both layers speak it and neither may import the other: rows carry a field map id; each map puts the strings and
- * numbers of some columns in typed slot columns (`s<k>`, `n<k>`), the others in the maps
- * `rest_s` and `rest_n`; rows of map 0 were written before typed slots and hold their columns in
- * the JSON column `attrs`.
+ * where it says (in core because both layers speak it and neither may import the other). Rows
+ * carry a field map id; each map puts the strings and numbers of some columns in typed slot
+ * columns (`s<k>`, `n<k>`), the others in the maps `rest_s` and `rest_n`; rows of map 0 were
+ * written before typed slots and hold their columns in the JSON column `attrs`.
  */
 export interface StoredLayout {
   /** Some rows in scope are of map 0 (columns in `attrs`). */

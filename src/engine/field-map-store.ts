@@ -72,6 +72,7 @@ export class FieldMapStore {
     const memo = this.layouts.get(key);
     if (memo !== undefined && memo.version === this.cachedVersion) return memo.layout;
     const layout = fieldLayoutOf(rows);
+    // One entry per set of indexes searched together; a bound, so odd sets cannot grow it forever.
     if (this.layouts.size >= 1000) this.layouts.clear();
     this.layouts.set(key, { version: this.cachedVersion, layout });
     return layout;

@@ -2,8 +2,8 @@
  * Which typed slot holds which field, per index and source type (schema v10, docs/engine.md "Typed
  * slots"). A map id is a lineage (high bits) and a version (low 16 bits). Each version of a
  * lineage keeps every slot of the one before and may add some, so a field keeps its slot from the
- * version that promoted it on, and a query reads it from the slot column (`s<k>`, `n<k>`) for map ids from that version to
- * the lineage's end, and from `rest` (or legacy attrs, map 0) elsewhere.
+ * version that promoted it on, and a query reads it from the slot column (`s<k>`, `n<k>`) for map
+ * ids from that version to the lineage's end, and from `rest` (or legacy attrs, map 0) elsewhere.
  */
 import type { StoredLayout, StoredSlot } from '../core/index.js';
 import { noSlot, numberSlotBase, numberSlotCount, slotColumn, stringSlotCount } from './schema.js';
