@@ -23,6 +23,7 @@ type Request = { op: 'terms' } | { op: 'time'; text: string; maxRows: number; ru
 
 async function answer(request: Request): Promise<unknown> {
   if (request.op === 'terms') {
+    // Loaded only when asked (of the new side): the baseline's process runs its own code alone.
     const { pickTerms } = (await import('./query-set.js')) as typeof import('./query-set.js');
     return pickTerms(runtime.engine!, search, range, () => {});
   }

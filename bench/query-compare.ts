@@ -31,7 +31,6 @@ const usage = `usage: npm run bench -- query-compare --baseline DIR [options]
 
 interface Side {
   readonly name: 'new' | 'baseline';
-  readonly dataDir: string;
   readonly ask: (request: object) => Promise<unknown>;
   readonly stop: () => void;
 }
@@ -54,7 +53,7 @@ function startSide(name: Side['name'], repoDir: string, tree: string, dataDir: s
       });
       child.stdin.write(`${JSON.stringify(request)}\n`);
     });
-  return { name, dataDir, ask, stop: () => child.stdin.end() };
+  return { name, ask, stop: () => child.stdin.end() };
 }
 
 interface Timed {
