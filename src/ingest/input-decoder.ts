@@ -1,6 +1,6 @@
-import { StringDecoder } from 'node:string_decoder';
 import { IngestError, PayloadTooLargeError } from '../core/index.js';
 import { inflateGzip } from './inflate-gzip.js';
+import { Utf8ChunkDecoder } from './utf8-chunk-decoder.js';
 
 export type InputChunk = Buffer | Uint8Array | string;
 
@@ -30,7 +30,7 @@ export class InputDecoder {
     private readonly signal?: AbortSignal,
   ) {}
 
-  /** The decoded text, chunk by chunk. */
+  /** The decoded text, in pieces (a chunk may give several). */
   async *text(): AsyncGenerator<string> {
     const iterator = asyncIteratorOf(this.source);
     const head: InputChunk[] = [];
@@ -45,20 +45,21 @@ export class InputDecoder {
     }
     this.gzip = headBytes >= 2 && startsWithGzipMagic(head);
     const raw = this.counted(head, iterator);
-    const decoder = new StringDecoder('utf8');
+    const decoder = new Utf8ChunkDecoder();
     if (this.gzip) {
-      for await (const bytes of this.inflated(raw)) yield this.decode(decoder, bytes);
+      for await (const bytes of this.inflated(raw)) yield* this.decode(decoder, bytes);
     } else {
-      for await (const chunk of raw) yield this.decode(decoder, chunk);
+      for await (const chunk of raw) yield* this.decode(decoder, chunk);
     }
     const tail = decoder.end();
     if (tail.length > 0) yield tail;
   }
 
-  private decode(decoder: StringDecoder, chunk: InputChunk): string {
+  /** A chunk's text, in one or more strings (see Utf8ChunkDecoder). */
+  private decode(decoder: Utf8ChunkDecoder, chunk: InputChunk): string[] {
     if (typeof chunk === 'string') {
       this.addDecoded(Buffer.byteLength(chunk, 'utf8'));
-      return chunk;
+      return [chunk];
     }
     this.addDecoded(chunk.length);
     return decoder.write(chunk instanceof Buffer ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
