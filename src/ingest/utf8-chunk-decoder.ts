@@ -14,10 +14,10 @@ const newline = 0x0a;
  * 10 ns a byte, and every line sliced from it two-byte for parsing and encoding after (a Windows
  * replay: 28 % of its 64 KiB chunks, for 199 k non-ASCII bytes in 597 MB). Here the complete
  * lines of a chunk are cut into runs at line ends: an ASCII run becomes a one-byte string by a
- * copy (Latin-1 decoding, which is exact for ASCII), and only the lines around a non-ASCII byte are decoded as UTF-8. A
- * character is never split: the runs end after a `\n`, and the bytes before a chunk's first
- * `\n` and after its last one go through a `StringDecoder`, which keeps an incomplete
- * character for the next chunk.
+ * copy (Latin-1 decoding, which is exact for ASCII), and only the lines around a non-ASCII
+ * byte are decoded as UTF-8. A character is never split: the runs end after a `\n`, and the
+ * bytes before a chunk's first `\n` and after its last one go through a `StringDecoder`, which
+ * keeps an incomplete character for the next chunk.
  */
 export class Utf8ChunkDecoder {
   private readonly edges = new StringDecoder('utf8');
