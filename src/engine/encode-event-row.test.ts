@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeEventRow } from './encode-event-row.js';
-import type { EncodedEventRow, EventRowInput } from './engine.js';
+import { encodeEventHead, encodeEventRow } from './encode-event-row.js';
+import type { EventRowInput } from './engine.js';
 
 const row: EventRowInput = {
   tenant: 'acme',
@@ -16,8 +16,8 @@ const row: EventRowInput = {
 };
 
 /** Reads the head of a RowBinary row of the insert columns back (up to search_text), as ClickHouse reads it (LEB128 lengths, little-endian integers). */
-function decode(encoded: EncodedEventRow): Record<string, unknown> {
-  const buffer = Buffer.from(encoded.head);
+function decode(head: Uint8Array): Record<string, unknown> {
+  const buffer = Buffer.from(head);
   let at = 0;
   const varUInt = (): number => {
     let value = 0;
@@ -39,22 +39,20 @@ function decode(encoded: EncodedEventRow): Record<string, unknown> {
   const tenant = string();
   const idx = string();
   const ts = buffer.readBigInt64LE(at);
-  const seq = buffer.readBigUInt64LE(at + 8);
-  at += 16;
-  const out = { tenant, idx, ts, seq, source_type: string(), ts_field: string(), raw: string(), search_text: string() };
+  at += 8;
+  const out = { tenant, idx, ts, source_type: string(), ts_field: string(), raw: string(), search_text: string() };
   expect(at).toBe(buffer.length);
   return out;
 }
 
-// The engine round trip of these rows is in the engine contract; here is their exact shape (the
-// field columns after search_text are written by insertEvents, with the batch's field maps).
-describe('encodeEventRow', () => {
-  it('writes the head of one RowBinary row in table order: ts as Int64 nanoseconds, seq as UInt64, raw as its text', () => {
-    expect(decode(encodeEventRow(row))).toEqual({
+// The engine round trip of these rows is in the engine contract; here is their exact shape (seq
+// and the field columns after search_text are written by insertEvents, with the batch's field maps).
+describe('encodeEventHead', () => {
+  it('writes the head of one RowBinary row: ts as Int64 nanoseconds, raw as its text, and no seq', () => {
+    expect(decode(encodeEventHead(row))).toEqual({
       tenant: 'acme',
       idx: 'main',
       ts: 1_704_164_645_123_456_789n,
-      seq: 42n,
       source_type: 'aws:cloudtrail',
       ts_field: 'eventTime',
       raw: '{ "eventTime" : "2024-01-02T03:04:05.123456789Z" }',
@@ -62,15 +60,23 @@ describe('encodeEventRow', () => {
     });
   });
 
-  it('keeps integers exact past 2^53 and before 1970', () => {
-    expect(decode(encodeEventRow({ ...row, tsNs: -2_208_988_800_000_000_001n, seq: 2n ** 64n - 1n }))).toMatchObject({ ts: -2_208_988_800_000_000_001n, seq: 2n ** 64n - 1n });
+  it('keeps times exact before 1970', () => {
+    expect(decode(encodeEventHead({ ...row, tsNs: -2_208_988_800_000_000_001n }))).toMatchObject({ ts: -2_208_988_800_000_000_001n });
   });
 
   it('writes text of any length and script byte for byte, and each row apart from the last one written', () => {
     const long = `${'é'.repeat(20_000)}😀\n"\\`;
-    const first = encodeEventRow({ ...row, rawJson: 'plain "text"\n' });
-    const second = encodeEventRow({ ...row, rawJson: long, tenant: 'ü' });
+    const first = encodeEventHead({ ...row, rawJson: 'plain "text"\n' });
+    const second = encodeEventHead({ ...row, rawJson: long, tenant: 'ü' });
     expect(decode(first)).toMatchObject({ raw: 'plain "text"\n' });
     expect(decode(second)).toMatchObject({ raw: long, tenant: 'ü' });
+  });
+});
+
+describe('encodeEventRow', () => {
+  it('keeps of the event only what the insert writes after the head: not its text, which the head holds', () => {
+    const encoded = encodeEventRow(row);
+    expect(decode(encoded.head)).toMatchObject({ raw: row.rawJson, search_text: row.searchText, ts_field: 'eventTime' });
+    expect(encoded.event).toEqual({ tenant: 'acme', indexId: 'main', sourceType: 'aws:cloudtrail', tsNs: row.tsNs, seq: 42n, attrs: row.attrs, nullPaths: ['a.b'] });
   });
 });

@@ -1,4 +1,4 @@
-import type { EncodedEventRow, EventRowInput } from './engine.js';
+import type { EncodedEventRow, EventFieldsInput, EventHeadInput, EventRowInput } from './engine.js';
 import { RowBinaryWriter } from './row-binary-writer.js';
 import { RowSlabs } from './row-slabs.js';
 import { fieldLayoutColumns } from './schema.js';
@@ -8,18 +8,20 @@ import { fieldLayoutColumns } from './schema.js';
  * adapter names them as the structure of the `file()` it inserts from, where a type that differs
  * from the table's (a plain `JSON` for `JSON(max_dynamic_paths=256)`) makes the engine convert
  * every row, at three times the cost (docs/engine.md, "Writing events"). The engine contract
- * checks them against the table. `encodeEventRow` writes the columns up to `search_text`,
- * `encodeFieldColumns` the field layout after them (schema v10: no JSON column).
+ * checks them against the table. `encodeEventHead` writes the columns up to `search_text`, what
+ * the event's own text gives; `encodeFieldColumns` the ones after, which its batch gives: `seq`
+ * and the field layout (schema v10: no JSON column). So `seq` comes later here than in the
+ * table: an insert names its columns, and the order of a `file()` structure costs nothing.
  */
 export const eventInsertColumns = [
   ['tenant', 'LowCardinality(String)'],
   ['idx', 'LowCardinality(String)'],
   ['ts', "DateTime64(9, 'UTC')"],
-  ['seq', 'UInt64'],
   ['source_type', 'LowCardinality(String)'],
   ['ts_field', 'LowCardinality(String)'],
   ['raw', 'String'],
   ['search_text', 'String'],
+  ['seq', 'UInt64'],
   ...fieldLayoutColumns,
 ] as const;
 
@@ -37,29 +39,35 @@ const slabs = new RowSlabs();
 
 /**
  * Serializes the head of one event's RowBinary row of `eventInsertColumns`: the columns up to
- * `search_text`, which need no field map, so ingest encodes them while the batch before is being
- * written. The engine reads RowBinary without parsing text: the CLI ingest of the Windows replay
- * cost 0.62 of the CPU per event of the JSONEachRow lines it replaced (docs/engine.md, "Writing
- * events").
+ * `search_text`, which need neither the batch nor a field map, so ingest encodes them as it reads
+ * each event. The engine reads RowBinary without parsing text: the CLI ingest of the Windows
+ * replay cost 0.62 of the CPU per event of the JSONEachRow lines it replaced (docs/engine.md,
+ * "Writing events").
  *
- * - `ts` is DateTime64(9)'s Int64 of nanoseconds and `seq` a UInt64, both exact (pre-1970 too).
+ * - `ts` is DateTime64(9)'s Int64 of nanoseconds, exact (pre-1970 too).
  * - `raw` is the event's text as is; the engine stores the bytes verbatim.
  */
-export function encodeEventRow(row: EventRowInput): EncodedEventRow {
-  return { head: encodeRowHead(row), event: row };
-}
-
-function encodeRowHead(row: EventRowInput): Uint8Array {
+export function encodeEventHead(row: EventHeadInput): Uint8Array {
   writer.reset();
   writer.string(row.tenant);
   writer.string(row.indexId);
   writer.int64(row.tsNs);
-  writer.uint64(row.seq);
   writer.string(row.sourceType);
   writer.string(row.tsField);
   writer.string(row.rawJson);
   writer.string(row.searchText);
   return slabs.copy(writer.bytes()); // a copy: the writer's buffer is the next row's
+}
+
+/** One whole event for `insertEvents`: its head, and only what the insert writes after it (not its text). */
+export function encodeEventRow(row: EventRowInput): EncodedEventRow {
+  return { head: encodeEventHead(row), event: eventFieldsOf(row) };
+}
+
+/** The fields an insert writes after an event's head. */
+export function eventFieldsOf(row: EventFieldsInput): EventFieldsInput {
+  const { tenant, indexId, sourceType, tsNs, seq, attrs, nullPaths } = row;
+  return { tenant, indexId, sourceType, tsNs, seq, attrs, nullPaths };
 }
 
 /** Insert settings that encoded rows need, shared by every adapter. */

@@ -1,6 +1,6 @@
 /**
- * Encodes the field columns of a batch's RowBinary rows (schema v10, after `search_text`:
- * `field_map`, `field_paths`, the rest maps and the typed slots) and counts the batch's field
+ * Encodes the columns a batch gives its RowBinary rows (after `search_text`: `seq`, then schema
+ * v10's `field_map`, `field_paths`, the rest maps and the typed slots) and counts the batch's field
  * catalog rows while it goes, so no view has to expand every row's paths (docs/engine.md, "Typed
  * slots").
  */
@@ -161,6 +161,7 @@ export class FieldColumnEncoder {
       const touched = lineage.touched;
       const paths = lineage.paths;
 
+      writer.uint64(row.seq);
       writer.uint64(map.mapId);
       const pathCount = writer.countPlaceholder();
       let count = 0;

@@ -7,14 +7,17 @@ import type { StoredLayout } from '../core/index.js';
 /** A stored value (D3): strings, and numbers (integers beyond 2^53 arrive as strings). */
 export type StoredValue = string | number;
 
-/** One event ready to be written, already flattened and timestamped by ingest. */
-export interface EventRowInput {
+/**
+ * What an event's own text gives its row: the columns `encodeEventHead` writes at once, before
+ * the event's batch is known. Ingest encodes them as each event is read, so the event's text and
+ * values text die young instead of living in the batch until it is written (docs/engine.md,
+ * "Writing events").
+ */
+export interface EventHeadInput {
   readonly tenant: string;
   readonly indexId: string;
   /** Event time, nanoseconds since the epoch (UTC). */
   readonly tsNs: bigint;
-  /** Unique within the tenant; with tsNs it is the event's stable `row_id` {t, s}. */
-  readonly seq: bigint;
   /** `@svc.source_type`, e.g. `aws:cloudtrail`; `custom:generic` when unset. */
   readonly sourceType: string;
   /** Which field the timestamp came from, or `''` when ingest time was used. */
@@ -22,19 +25,36 @@ export interface EventRowInput {
   /** The event as a JSON object text; for NDJSON input, the line exactly as received. */
   readonly rawJson: string;
   /**
-   * The flattened event (query-language D3): path → string or number, in the event's order.
-   * Stored in typed slots and the rest maps (docs/engine.md, "Typed slots").
-   */
-  readonly attrs: Readonly<Record<string, StoredValue>>;
-  /** Flattened paths whose value is JSON null: the column exists (`col: *` is true) but holds no value. */
-  readonly nullPaths: readonly string[];
-  /**
    * The text of every user column's value (strings as they are, numbers in canonical text),
    * joined by NUL. Free-text search (D13) and `**:` run on it and its text index, so they never
    * see column names, JSON escapes or system columns. Built by `valuesText` in ingest.
    */
   readonly searchText: string;
 }
+
+/**
+ * What `insertEvents` writes of an event after its head: its sequence number, given per batch,
+ * and its field columns, which need the batch's field maps.
+ */
+export interface EventFieldsInput {
+  readonly tenant: string;
+  readonly indexId: string;
+  readonly sourceType: string;
+  /** Event time, nanoseconds since the epoch (UTC): the field catalog counts fields per day. */
+  readonly tsNs: bigint;
+  /** Unique within the tenant; with tsNs it is the event's stable `row_id` {t, s}. */
+  readonly seq: bigint;
+  /**
+   * The flattened event (query-language D3): path → string or number, in the event's order.
+   * Stored in typed slots and the rest maps (docs/engine.md, "Typed slots").
+   */
+  readonly attrs: Readonly<Record<string, StoredValue>>;
+  /** Flattened paths whose value is JSON null: the column exists (`col: *` is true) but holds no value. */
+  readonly nullPaths: readonly string[];
+}
+
+/** One event ready to be written, already flattened and timestamped by ingest. */
+export interface EventRowInput extends EventHeadInput, EventFieldsInput {}
 
 /** Event times from `minTsNs` to `maxTsNs`, both included, in nanoseconds since the epoch. */
 export interface TimeSpan {
@@ -61,13 +81,13 @@ export interface TimeExtent extends TimeSpan {
 }
 
 /**
- * One event as `encodeEventRow` prepared it, opaque to its callers: the RowBinary of its columns
- * up to `search_text`, encoded at once, and the event, whose field columns are encoded by
- * `insertEvents` once the batch's field maps are known (a map may be promoted by the batch).
+ * One event as `insertEvents` takes it: its head (`encodeEventHead`), opaque to callers, and
+ * what the insert writes after it, whose field columns are encoded once the batch's field maps
+ * are known (a map may be promoted by the batch).
  */
 export interface EncodedEventRow {
   readonly head: Uint8Array;
-  readonly event: EventRowInput;
+  readonly event: EventFieldsInput;
 }
 
 /**
@@ -182,8 +202,11 @@ export interface EngineStorageStats {
 export interface Engine {
   /** Creates or upgrades the schema. Idempotent. */
   init(): Promise<void>;
-  /** Serializes one event for `insertEvents`; ingest builds batches of these rows. */
-  encodeEventRow(row: EventRowInput): EncodedEventRow;
+  /**
+   * Serializes the head of an event's row, which needs neither its batch nor a field map; ingest
+   * builds batches of these (`encodeEventRow` makes a whole row of an event at once).
+   */
+  encodeEventHead(row: EventHeadInput): Uint8Array;
   /**
    * Writes encoded rows durably (fsync) before resolving. One call is one atomic insert of the
    * rows; the batch's time extents and field catalog rows are recorded first

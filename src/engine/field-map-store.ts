@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock, type StoredLayout } from '../core/index.js';
-import type { EventRowInput } from './engine.js';
+import type { EventFieldsInput } from './engine.js';
 import type { CatalogRow, RowMap } from './encode-field-columns.js';
 import { fieldLayoutOf, firstMapId, nextMapId, noSlots, promote, versionsOf, type FieldMapRow, type SlotMap } from './field-maps.js';
 import { noSlot } from './schema.js';
@@ -82,7 +82,7 @@ export class FieldMapStore {
    * The map each row is written with. A lineage new to the store gets its first version written
    * here, with the fields its first batch holds often enough already in slots.
    */
-  mapsFor(rows: readonly EventRowInput[]): Promise<BatchMaps> {
+  mapsFor(rows: readonly EventFieldsInput[]): Promise<BatchMaps> {
     return this.serially(() => this.assignMaps(rows));
   }
 
@@ -126,14 +126,14 @@ export class FieldMapStore {
     return result;
   }
 
-  private async assignMaps(rows: readonly EventRowInput[]): Promise<BatchMaps> {
+  private async assignMaps(rows: readonly EventFieldsInput[]): Promise<BatchMaps> {
     const maps = new Array<RowMap>(rows.length);
     const lineages = new Map<Lineage, number>();
-    const unwritten = new Map<Lineage, EventRowInput[]>();
-    let previous: EventRowInput | null = null;
+    const unwritten = new Map<Lineage, EventFieldsInput[]>();
+    let previous: EventFieldsInput | null = null;
     let lineage: Lineage | null = null;
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as EventRowInput;
+      const row = rows[i] as EventFieldsInput;
       if (previous === null || row.tenant !== previous.tenant || row.indexId !== previous.indexId || row.sourceType !== previous.sourceType) {
         lineage = await this.lineageOf(row.tenant, row.indexId, row.sourceType);
       }
@@ -160,7 +160,7 @@ export class FieldMapStore {
     // Maps are read after the writes: a version written above replaced its lineage's map.
     previous = null;
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as EventRowInput;
+      const row = rows[i] as EventFieldsInput;
       if (previous === null || row.tenant !== previous.tenant || row.indexId !== previous.indexId || row.sourceType !== previous.sourceType) {
         lineage = this.lineages.get(lineageKey(row.tenant, row.indexId, row.sourceType)) as Lineage;
       }

@@ -9,4 +9,4 @@ export { catalogDaysExact } from './catalog-days.js';
 export { timeExtentsOf } from './time-extents.js';
 export { createSchemaStatements, createVersionTableStatement, schemaMigrations, schemaVersion, type SchemaMigration, type SchemaOptions } from './schema.js';
 export { isRowDataError } from './to-engine-error.js';
-export { encodeEventRow } from './encode-event-row.js';
+export { encodeEventHead, encodeEventRow } from './encode-event-row.js';

@@ -1,5 +1,5 @@
 import type { Logger, StoredLayout } from '../core/index.js';
-import { encodeEventRow } from './encode-event-row.js';
+import { encodeEventHead } from './encode-event-row.js';
 import { FieldColumnEncoder } from './encode-field-columns.js';
 import { FieldMapStore } from './field-map-store.js';
 import { eventAnswerFormat, eventAnswerSettings, parseEventAnswer } from './event-answer.js';
@@ -11,6 +11,7 @@ import type {
   EventAnswer,
   EncodedEventRow,
   EventBatch,
+  EventHeadInput,
   EventRowInput,
   FieldInfo,
   IndexStorageStats,
@@ -117,8 +118,8 @@ export abstract class TableBackedEngine implements Engine {
     return this.exec(deleteLookupRows(tenant, tableId, keep, mutationTarget('lookup_rows', this.schema)));
   }
 
-  encodeEventRow(row: EventRowInput): EncodedEventRow {
-    return encodeEventRow(row);
+  encodeEventHead(row: EventHeadInput): Uint8Array {
+    return encodeEventHead(row);
   }
 
   fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {

@@ -1,5 +1,5 @@
 import { EngineError, VigilError } from '../core/index.js';
-import { isRowDataError, type EncodedEventRow, type EventRowInput } from '../engine/index.js';
+import { isRowDataError, type EncodedEventRow, type EventFieldsInput } from '../engine/index.js';
 import type { PendingRow } from './build-event-row.js';
 import type { IngestDependencies } from './ingest-types.js';
 
@@ -23,9 +23,24 @@ export type RowRefused = (lineNo: number, reason: string) => void;
 const rowOverheadBytes = 160;
 
 /**
+ * A row of the open batch: its head, encoded when the row was added, and what the insert writes
+ * after it. The event's text and values text are not kept: held for a whole batch (tens of
+ * thousands of rows), they outlived the young generation and made every scavenge copy them.
+ */
+interface OpenRow {
+  readonly head: Uint8Array;
+  readonly tsNs: bigint;
+  /** False when the row was stamped with the ingest time (no timestamp field gave one). */
+  readonly timed: boolean;
+  readonly attrs: EventFieldsInput['attrs'];
+  readonly nullPaths: EventFieldsInput['nullPaths'];
+}
+
+/**
  * Collects rows into batches and writes them with at most one insert in flight: while the engine
- * writes batch N, the caller parses batch N+1, and `flush` of N+1 waits for N first. Sequence
- * numbers are reserved per batch just before it is encoded, so they follow input order.
+ * writes batch N, the caller parses batch N+1, and `flush` of N+1 waits for N first. Each row's
+ * head is encoded as it is added; sequence numbers are reserved per batch when it is closed, so
+ * they follow input order.
  */
 export class BatchWriter {
   /** Rows the engine confirmed written. */
@@ -34,7 +49,7 @@ export class BatchWriter {
   withoutTime = 0;
   /** Input line of the last row of the last batch written: every line up to it is done. */
   writtenThroughLine = 0;
-  private rows: PendingRow[] = [];
+  private rows: OpenRow[] = [];
   private lineNos: number[] = [];
   private bytes = 0;
   private inFlight: Promise<void> | null = null;
@@ -50,7 +65,10 @@ export class BatchWriter {
 
   /** Adds one row, read from input line `lineNo`, to the open batch. */
   add(row: PendingRow, lineNo = 0): void {
-    this.rows.push(row);
+    const { tenant, indexId, sourceType } = this.scope;
+    const { tsNs, tsField, rawJson, searchText } = row;
+    const head = this.deps.engine.encodeEventHead({ tenant, indexId, sourceType, tsNs, tsField, rawJson, searchText });
+    this.rows.push({ head, tsNs, timed: tsField !== '', attrs: row.attrs, nullPaths: row.nullPaths });
     this.lineNos.push(lineNo);
     this.bytes += row.rawJson.length + row.searchText.length + rowOverheadBytes;
   }
@@ -70,24 +88,11 @@ export class BatchWriter {
     this.lineNos = [];
     this.bytes = 0;
     const first = await this.deps.reserveSequence(rows.length);
-    const { engine } = this.deps;
     const { tenant, indexId, sourceType } = this.scope;
     const encoded = new Array<EncodedEventRow>(rows.length);
     for (let i = 0; i < rows.length; i++) {
-      const r = rows[i] as PendingRow;
-      const row: EventRowInput = {
-        tenant,
-        indexId,
-        tsNs: r.tsNs,
-        seq: first + BigInt(i),
-        sourceType,
-        tsField: r.tsField,
-        rawJson: r.rawJson,
-        attrs: r.attrs,
-        nullPaths: r.nullPaths,
-        searchText: r.searchText,
-      };
-      encoded[i] = engine.encodeEventRow(row);
+      const { head, tsNs, attrs, nullPaths } = rows[i] as OpenRow;
+      encoded[i] = { head, event: { tenant, indexId, sourceType, tsNs, seq: first + BigInt(i), attrs, nullPaths } };
     }
     await this.drain();
     // the rejection is captured at once: nobody awaits this promise until the next flush
@@ -108,9 +113,9 @@ export class BatchWriter {
    * itself), inserts each half apart, down to single rows, so one bad value costs its own line
    * and never the batch. A failed insert writes nothing, so retrying its rows cannot duplicate.
    */
-  private async insert(rows: readonly PendingRow[], encoded: readonly EncodedEventRow[], lineNos: readonly number[]): Promise<void> {
+  private async insert(rows: readonly OpenRow[], encoded: readonly EncodedEventRow[], lineNos: readonly number[]): Promise<void> {
     const { tenant, indexId } = this.scope;
-    let minTsNs = (rows[0] as PendingRow).tsNs;
+    let minTsNs = (rows[0] as OpenRow).tsNs;
     let maxTsNs = minTsNs;
     for (const r of rows) {
       if (r.tsNs < minTsNs) minTsNs = r.tsNs;
@@ -119,7 +124,7 @@ export class BatchWriter {
     try {
       const result = await this.deps.engine.insertEvents({ rows: [...encoded], extents: [{ tenant, indexId, minTsNs, maxTsNs }] });
       this.ingested += result.rows;
-      for (const r of rows) if (r.tsField === '') this.withoutTime++;
+      for (const r of rows) if (!r.timed) this.withoutTime++;
     } catch (error) {
       if (!isRowDataError(error)) throw error;
       if (rows.length === 1) return this.onRefused(lineNos[0] ?? 0, `the engine refused the event: ${firstLineOf(error)}`);

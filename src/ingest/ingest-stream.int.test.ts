@@ -88,9 +88,9 @@ describe('ingestStream into chDB', () => {
     const refusing: IngestDependencies = {
       ...deps,
       engine: {
-        encodeEventRow: (row) => engine.encodeEventRow(row),
+        encodeEventHead: (row) => engine.encodeEventHead(row),
         insertEvents: (batch) =>
-          batch.rows.some((row) => row.event.rawJson.includes('refuse'))
+          batch.rows.some((row) => 'refuse' in row.event.attrs)
             ? Promise.reject(new Error('Code: 117. DB::Exception: Cannot parse input: a refused row. (INCORRECT_DATA)'))
             : engine.insertEvents(batch),
       },
@@ -108,7 +108,7 @@ describe('ingestStream into chDB', () => {
     const failing: IngestDependencies = {
       ...deps,
       engine: {
-        encodeEventRow: (row) => engine.encodeEventRow(row),
+        encodeEventHead: (row) => engine.encodeEventHead(row),
         insertEvents: (batch) => (++inserts === 2 ? Promise.reject(new Error('disk full')) : engine.insertEvents(batch)),
       },
     };

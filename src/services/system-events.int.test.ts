@@ -56,7 +56,7 @@ describe('writeSystemEvents', () => {
 
   it('ends the write it announced when the engine refuses it, and passes the failure on', async () => {
     const seen: string[] = [];
-    const failing = { encodeEventRow: engine.encodeEventRow.bind(engine), insertEvents: () => Promise.reject(new Error('disk full')) };
+    const failing = { encodeEventHead: engine.encodeEventHead.bind(engine), insertEvents: () => Promise.reject(new Error('disk full')) };
     const deps: SystemEventDeps = {
       engine: failing,
       store: { tenants },

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { ChdbEngine } from '../../src/engine/chdb/index.js';
-import { timeExtentsOf, type EncodedEventRow, type Engine } from '../../src/engine/index.js';
+import { encodeEventRow, timeExtentsOf, type EncodedEventRow, type Engine } from '../../src/engine/index.js';
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { valuesText } from '../../src/ingest/values-text.js';
 import type { StoredLayout } from '../../src/core/index.js';
@@ -76,7 +76,7 @@ export async function buildOracleDataset(engine: Engine, tenant: string, indexes
     for (const path of flat.nullPaths) columns[path] = null;
     events.push({ columns, tsNs, seq, sourceType: i % 4 === 0 ? 'aws:cloudtrail' : 'custom:generic', indexName: index.name, indexId: index.id, systemIndex: index.system });
     rows.push(
-      engine.encodeEventRow({
+      encodeEventRow({
         tenant,
         indexId: index.id,
         tsNs,

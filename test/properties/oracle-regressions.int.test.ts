@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChdbEngine } from '../../src/engine/chdb/index.js';
-import { timeExtentsOf } from '../../src/engine/index.js';
+import { encodeEventRow, timeExtentsOf } from "../../src/engine/index.js";
 import { flattenEvent } from '../../src/ingest/flatten-event.js';
 import { parseJsonText } from '../../src/ingest/parse-json-text.js';
 import { valuesText } from '../../src/ingest/values-text.js';
@@ -37,7 +37,7 @@ async function both(objects: readonly Record<string, unknown>[], text: string): 
     for (const path of flat.nullPaths) columns[path] = null;
     const tsNs = baseNs + BigInt(i) * 1_000_000_000n;
     events.push({ columns, tsNs, seq: BigInt(i + 1), sourceType: 'custom:generic', indexName: 'main', indexId: 'i-main', systemIndex: false });
-    return engine.encodeEventRow({
+    return encodeEventRow({
       tenant,
       indexId: 'i-main',
       tsNs,

@@ -43,12 +43,14 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
         expect(result.rows).toEqual(everyVersion);
       });
 
-      it('writes events with the exact names and types of the columns of logs, in order', async () => {
+      it('writes events with the exact names and types of the columns of logs', async () => {
         // A structure that differs from the table makes the engine convert every row it reads.
+        // The order may differ (inserts name their columns): `seq` comes after the head.
         const columns = await current().query<{ name: string; type: string }>(
-          "SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'logs' ORDER BY position",
+          "SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'logs' ORDER BY name",
         );
-        expect(columns.rows.map((c) => [c.name, c.type])).toEqual(eventInsertColumns.map(([name, type]) => [name, type]));
+        const written = eventInsertColumns.map(([name, type]) => [name, type]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+        expect(columns.rows.map((c) => [c.name, c.type])).toEqual(written);
       });
 
       it('ping answers', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EncodedEventRow, Engine, EventRowInput, StoredValue } from '../engine.js';
+import { encodeEventRow } from '../encode-event-row.js';
 import { timeExtentsOf } from '../time-extents.js';
 import { sqlString } from '../../core/index.js';
 
@@ -55,7 +56,7 @@ function leafTexts(value: unknown): string[] {
 
 /** Encodes and inserts events in one batch. */
 export async function insert(engine: Engine, events: readonly EventRowInput[]): Promise<void> {
-  await engine.insertEvents({ rows: events.map((event) => engine.encodeEventRow(event)), extents: timeExtentsOf(events) });
+  await engine.insertEvents({ rows: events.map((event) => encodeEventRow(event)), extents: timeExtentsOf(events) });
 }
 
 /** Encoded rows whose last one the engine cannot read (its first string claims 4 GiB). */

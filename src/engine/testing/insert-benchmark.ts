@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ChdbEngine } from '../chdb/chdb-engine.js';
 import type { EventRowInput } from '../engine.js';
+import { encodeEventRow } from '../encode-event-row.js';
 import { timeExtentsOf } from '../time-extents.js';
 import { flatAttrs } from './engine-fixtures.js';
 
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
     for (let offset = 0; offset < rows; offset += batch) {
       const t0 = performance.now();
       const slice = events.slice(offset, offset + batch);
-      const lines = slice.map((event) => engine.encodeEventRow(event));
+      const lines = slice.map((event) => encodeEventRow(event));
       const extents = timeExtentsOf(slice);
       const t1 = performance.now();
       const cpu = process.cpuUsage();

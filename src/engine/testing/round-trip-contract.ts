@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError, ErrorCodes } from '../../core/index.js';
 import type { Engine } from '../engine.js';
+import { encodeEventRow } from '../encode-event-row.js';
 import { timeExtentsOf } from '../time-extents.js';
 import { sqlString } from '../../core/index.js';
 import { anEvent, countEvents, damaged, eventually, insert, storedValues, uniqueTenant } from './engine-fixtures.js';
@@ -86,7 +87,7 @@ FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`,
     it('rejects a batch the engine cannot read as engine_failure and writes none of it', async () => {
       const tenant = uniqueTenant();
       const events = [anEvent({ tenant }), anEvent({ tenant })];
-      const batch = { rows: damaged(events.map((event) => engine().encodeEventRow(event))), extents: timeExtentsOf(events) };
+      const batch = { rows: damaged(events.map((event) => encodeEventRow(event))), extents: timeExtentsOf(events) };
       const error = await engine()
         .insertEvents(batch)
         .catch((e: unknown) => e);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../engine.js';
+import { encodeEventRow } from '../encode-event-row.js';
 import { timeExtentsOf } from '../time-extents.js';
 import { anEvent, damaged, insert, ns, uniqueTenant } from './engine-fixtures.js';
 
@@ -68,7 +69,7 @@ export function describeTimeExtentsContract(engine: () => Engine): void {
     it('are recorded before the events: a batch the engine refuses still widens them (wider is safe)', async () => {
       const tenant = uniqueTenant();
       const bad = anEvent({ tenant, tsNs: ns('2030-01-01T00:00:00Z') });
-      await expect(engine().insertEvents({ rows: damaged([engine().encodeEventRow(bad)]), extents: timeExtentsOf([bad]) })).rejects.toThrow(/inserting events/);
+      await expect(engine().insertEvents({ rows: damaged([encodeEventRow(bad)]), extents: timeExtentsOf([bad]) })).rejects.toThrow(/inserting events/);
       expect(await engine().writtenTimeSpan(tenant, ['main'])).toEqual({ minTsNs: bad.tsNs, maxTsNs: bad.tsNs });
     });
   });

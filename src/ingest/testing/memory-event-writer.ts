@@ -1,16 +1,20 @@
 import { ManualClock } from '../../core/index.js';
-import type { EncodedEventRow, Engine, EventBatch, EventRowInput } from '../../engine/index.js';
+import type { Engine, EventBatch, EventHeadInput, EventRowInput } from '../../engine/index.js';
 import type { IngestDependencies } from '../ingest-types.js';
 
 /** A row as the test double stores it: bigints as decimal strings so rows compare with toEqual. */
 export type StoredRow = Omit<EventRowInput, 'tsNs' | 'seq'> & { readonly tsNs: string; readonly seq: string };
 
+/** What the stand-in's head holds: the head's fields that the row after it does not repeat. */
+type HeadFields = Pick<EventHeadInput, 'tsField' | 'rawJson' | 'searchText'>;
+
 /**
  * An in-memory stand-in for the engine's writing half: keeps rows as given, records each
  * insert as a batch, counts inserts running at once, and can be told to be slow or to fail.
- * An insert whose time extents do not hold each row's time (the Engine contract) fails.
+ * An insert whose time extents do not hold each row's time (the Engine contract) fails. Its
+ * "encoded" head is the head's own fields as JSON, read back at the insert.
  */
-export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'insertEvents'> {
+export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'insertEvents'> {
   readonly batches: StoredRow[][] = [];
   inFlight = 0;
   maxInFlight = 0;
@@ -20,8 +24,8 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
   failOnInsert: ReadonlySet<number> = new Set();
   private inserts = 0;
 
-  encodeEventRow(row: EventRowInput): EncodedEventRow {
-    return { head: new Uint8Array(0), event: row };
+  encodeEventHead({ tsField, rawJson, searchText }: EventHeadInput): Uint8Array {
+    return Buffer.from(JSON.stringify({ tsField, rawJson, searchText } satisfies HeadFields));
   }
 
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
@@ -31,7 +35,10 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventRow' | 'inser
     try {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.failOnInsert.has(insert)) throw new Error(`insert ${insert} failed`);
-      const rows = batch.rows.map(({ event }): StoredRow => ({ ...event, tsNs: event.tsNs.toString(), seq: event.seq.toString() }));
+      const rows = batch.rows.map(({ head, event }): StoredRow => {
+        const { tsField, rawJson, searchText } = JSON.parse(Buffer.from(head).toString()) as HeadFields;
+        return { ...event, tsField, rawJson, searchText, tsNs: event.tsNs.toString(), seq: event.seq.toString() };
+      });
       for (const row of rows) {
         const held = batch.extents.some((e) => e.tenant === row.tenant && e.indexId === row.indexId && e.minTsNs <= BigInt(row.tsNs) && BigInt(row.tsNs) <= e.maxTsNs);
         if (!held) throw new Error(`insert ${insert}: no time extent holds the row at ${row.tsNs} of index ${row.indexId}`);
