@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLossless } from './parse-json-lossless.js';
-import { notAnObjectReason, parseJsonText, quoteUnsafeIntegers } from './parse-json-text.js';
+import { longDigitRunEnd, notAnObjectReason, parseJsonText, quoteUnsafeIntegers } from './parse-json-text.js';
 import { acceptedByJsonParse, mutated, trickyJsonText } from './testing/json-arbitraries.js';
 
 describe('quoteUnsafeIntegers', () => {
@@ -28,6 +28,39 @@ describe('quoteUnsafeIntegers', () => {
   it('returns the very same string when there is nothing to quote', () => {
     const text = '{"a":"1234567890123456789012"}';
     expect(quoteUnsafeIntegers(text)).toBe(text);
+  });
+});
+
+describe('longDigitRunEnd', () => {
+  /** Every run's end, as the scan gives them one after another. */
+  const runEnds = (text: string): number[] => {
+    const ends: number[] = [];
+    for (let end = longDigitRunEnd(text, 0); end >= 0; end = longDigitRunEnd(text, end)) ends.push(end);
+    return ends;
+  };
+
+  it.each([
+    ['a Keywords value', '{"Keywords":-9223372036854775808}', [32]],
+    ['a run of exactly 16 at the start', '1234567890123456', [16]],
+    ['a run of 15 only', 'x123456789012345y', []],
+    ['two runs, the first too short', '123456789012345 12345678901234567', [33]],
+    ['a run of 16 one character after a short run read at offset 15', 'abcdefghijkl1234 1234567890123456 x', [33]],
+    ['non-ASCII digits, which are not JSON digits', '١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦', []],
+  ])('finds %s', (_name, text, ends) => {
+    expect(runEnds(text)).toEqual(ends);
+  });
+
+  it('finds the runs of 16 or more digits that /\\d{16,}/g finds, in any text', () => {
+    // Mostly digits, so runs of about 16 are common and often one character apart.
+    const digit = fc.constantFrom(...'0123456789');
+    const other = fc.constantFrom('"', ':', '-', '.', 'e', ' ', 'é');
+    const digitHeavy = fc.array(fc.oneof({ arbitrary: digit, weight: 15 }, { arbitrary: other, weight: 1 }), { maxLength: 200 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(fc.oneof(digitHeavy, fc.string({ maxLength: 200 })), (text) => {
+        expect(runEnds(text)).toEqual([...text.matchAll(/\d{16,}/g)].map((match) => match.index + match[0].length));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
