@@ -65,7 +65,7 @@ export function encodeEventRow(row: EventRowInput): EncodedEventRow {
 }
 
 /** The fields an insert writes after an event's head. */
-export function eventFieldsOf(row: EventFieldsInput): EventFieldsInput {
+function eventFieldsOf(row: EventFieldsInput): EventFieldsInput {
   const { tenant, indexId, sourceType, tsNs, seq, attrs, nullPaths } = row;
   return { tenant, indexId, sourceType, tsNs, seq, attrs, nullPaths };
 }
