@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { wholeNumberOption } from './bench-options.js';
 import { ensureReplayFile, todayUtc, type ReplayFile } from './replay.js';
 
 /** The options every `*-compare` bench shares. */
@@ -25,8 +26,9 @@ export async function startCompare(
     process.stdout.write(`${usage}\n`);
     return { exitCode: values.help ? 0 : 2 };
   }
+  const events = wholeNumberOption('events', values.events, usage);
   const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
   if (!values['no-build']) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
-  const replay = await ensureReplayFile({ repoDir, dataset: values.dataset, events: Number(values.events), anchorDay: values.anchor ?? todayUtc(Date.now()), windowDays: 30 }, log);
+  const replay = await ensureReplayFile({ repoDir, dataset: values.dataset, events, anchorDay: values.anchor ?? todayUtc(Date.now()), windowDays: 30 }, log);
   return { baseline: values.baseline, log, replay };
 }

@@ -16,6 +16,7 @@ import type { IngestRunResult } from './ingest-run-result.js';
 import { timeRawRead } from './raw-read-baseline.js';
 import { ensureReplayFile, todayUtc } from './replay.js';
 import { replayProfiles } from './replay-sources.js';
+import { wholeNumberOption } from './bench-options.js';
 
 const usage = `usage: npm run bench -- ingest [options]
   --events N          at least N events in the replay file (default 2000000)
@@ -48,11 +49,7 @@ function parseOptions(argv: readonly string[]) {
       help: { type: 'boolean', default: false },
     },
   });
-  const positive = (name: string, text: string): number => {
-    const n = Number(text.replace(/_/g, ''));
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes a whole number of at least 1, got ${text}\n${usage}`);
-    return n;
-  };
+  const positive = (name: string, text: string): number => wholeNumberOption(name, text, usage);
   if (!replayProfiles[values.dataset]) throw new Error(`--dataset must be one of ${Object.keys(replayProfiles).join(', ')}\n${usage}`);
   if (!['cli', 'http', 'both'].includes(values.path)) throw new Error(`--path must be cli, http or both\n${usage}`);
   // The day names the cache file, so it must be exactly a date.

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { benchCliIngest } from './ingest-cli-path.js';
 import type { IngestRunResult } from './ingest-run-result.js';
 import { startCompare } from './compare-setup.js';
+import { wholeNumberOption } from './bench-options.js';
 
 const usage = `usage: npm run bench -- ingest-compare --baseline DIR [options]
   --baseline DIR      another checkout (its dist/ built) to compare against
@@ -45,12 +46,13 @@ export async function runIngestCompare(repoDir: string, argv: readonly string[])
       help: { type: 'boolean', default: false },
     },
   });
+  const rounds = wholeNumberOption('rounds', values.rounds, usage);
   const started = await startCompare(repoDir, values, usage);
   if ('exitCode' in started) return started.exitCode;
   const { log, replay } = started;
   const trees = { new: repoDir, baseline: resolve(started.baseline) } as const;
   const rows: Row[] = [];
-  for (let round = 0; round < Number(values.rounds); round++) {
+  for (let round = 0; round < rounds; round++) {
     // Alternate which goes first, so a drift of the machine's load does not favour one.
     const order: (keyof typeof trees)[] = round % 2 === 0 ? ['baseline', 'new'] : ['new', 'baseline'];
     for (const tree of order) {

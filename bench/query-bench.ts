@@ -20,6 +20,7 @@ import { EngineCallRecorder } from './query-engine-recorder.js';
 import { timeQuery, type QueryTiming } from './query-timing.js';
 import { ensureReplayFile, todayUtc } from './replay.js';
 import { replayProfiles } from './replay-sources.js';
+import { wholeNumberOption } from './bench-options.js';
 
 const usage = `usage: npm run bench -- query [options]
   --events N          at least N events in the replay file (default 5000000)
@@ -70,11 +71,7 @@ function parseOptions(argv: readonly string[]) {
       help: { type: 'boolean', default: false },
     },
   });
-  const positive = (name: string, text: string): number => {
-    const n = Number(text.replace(/_/g, ''));
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes a whole number of at least 1, got ${text}\n${usage}`);
-    return n;
-  };
+  const positive = (name: string, text: string): number => wholeNumberOption(name, text, usage);
   const countOf = (name: 'whole-runs' | 'serial-runs' | 'scan-runs'): number => (values[name] === '0' ? 0 : positive(name, values[name]));
   if (!replayProfiles[values.dataset]) throw new Error(`--dataset must be one of ${Object.keys(replayProfiles).join(', ')}\n${usage}`);
   if (values.anchor !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.anchor)) throw new Error(`--anchor takes a day as YYYY-MM-DD, got ${values.anchor}`);

@@ -16,6 +16,7 @@ import { ensureCurrentSchema, ensureLoadedDataDir, ensureOptimizedCopy } from '.
 import { benchQueries, type PickedTerms } from './query-set.js';
 import { latency } from './query-timing.js';
 import { startCompare } from './compare-setup.js';
+import { wholeNumberOption } from './bench-options.js';
 
 const usage = `usage: npm run bench -- query-compare --baseline DIR [options]
   --baseline DIR      another checkout whose .bench holds its own data dir of the same replay
@@ -78,9 +79,8 @@ export async function runQueryCompare(repoDir: string, argv: readonly string[]):
       help: { type: 'boolean', default: false },
     },
   });
-  for (const name of ['rounds', 'runs'] as const) {
-    if (!/^[1-9]\d*$/.test(values[name])) throw new Error(`--${name} takes a whole number of at least 1, got ${values[name]}\n${usage}`);
-  }
+  const rounds = wholeNumberOption('rounds', values.rounds, usage);
+  const runs = wholeNumberOption('runs', values.runs, usage);
   const started = await startCompare(repoDir, values, usage);
   if ('exitCode' in started) return started.exitCode;
   const { log, replay } = started;
@@ -101,12 +101,11 @@ export async function runQueryCompare(repoDir: string, argv: readonly string[]):
     const terms = (await sides[0].ask({ op: 'terms' })) as PickedTerms;
     const only = values.only?.split(',');
     const queries = benchQueries(terms).filter((q) => only === undefined || only.includes(q.name));
-    const runs = Number(values.runs);
     const results = new Map<string, Record<Side['name'], Timed[]>>();
     for (const query of queries) {
       const turns: Record<Side['name'], Timed[]> = { new: [], baseline: [] };
       for (const side of sides) await side.ask({ op: 'time', text: query.text, maxRows: query.maxRows, runs: 1 });
-      for (let round = 0; round < Number(values.rounds); round++) {
+      for (let round = 0; round < rounds; round++) {
         // Alternate which side goes first, so a drift of the machine's load favours neither.
         for (const side of round % 2 === 0 ? sides : [...sides].reverse())
           turns[side.name].push((await side.ask({ op: 'time', text: query.text, maxRows: query.maxRows, runs })) as Timed);
@@ -118,7 +117,7 @@ export async function runQueryCompare(repoDir: string, argv: readonly string[]):
     const report = formatCompare(
       queries.map((q) => ({ name: q.name, text: q.text, turns: results.get(q.name)! })),
       {
-        header: `new: ${ours}\nbaseline: ${theirs} (code of ${baselineTree})\n${values.rounds} turns × ${runs} runs per side and query, sides alternating; 1-min load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
+        header: `new: ${ours}\nbaseline: ${theirs} (code of ${baselineTree})\n${rounds} turns × ${runs} runs per side and query, sides alternating; 1-min load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
       },
     );
     process.stdout.write(report);
