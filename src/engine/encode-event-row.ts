@@ -1,18 +1,16 @@
 import type { EncodedEventRow, EventFieldsInput, EventHeadInput, EventRowInput } from './engine.js';
-import { RowBinaryWriter } from './row-binary-writer.js';
+import { BinaryWriter } from './binary-writer.js';
 import { RowSlabs } from './row-slabs.js';
 import { fieldLayoutColumns } from './schema.js';
 
 /**
- * The columns of `logs` an insert writes, in order, with their exact table types: the chDB
- * adapter names them as the structure of the `file()` it inserts from, where a type that differs
- * from the table's (a plain `JSON` for `JSON(max_dynamic_paths=256)`) makes the engine convert
- * every row, at three times the cost (docs/engine.md, "Writing events"). The engine contract
- * checks them against the table. `encodeEventHead` writes the columns up to `search_text`, what
- * the event's own text gives; `encodeFieldColumns` the ones after, which its batch gives: `seq`
- * and the field layout (schema v10: no JSON column). So `seq` comes later here than in the
- * table: an insert names its columns and the types match, so no row is converted (the insert
- * that moved it cost 0.88x the CPU per event before, where a converting structure cost 3x).
+ * The columns of `logs` an insert writes, in order, with their table types: the engine contract
+ * checks them against the table. An insert sends them as one Native block (`EventBlockEncoder`),
+ * in which the LowCardinality columns go as plain String. `encodeEventHead` writes the text
+ * columns an event's own text gives (`ts_field`, `raw`, `search_text`) as ingest reads it; the
+ * block takes the rest from the batch: each event's lineage, time and `seq`, and the field
+ * layout (schema v10: no JSON column), which needs the batch's field maps. The insert names its
+ * columns, so their order here need not be the table's.
  */
 export const eventInsertColumns = [
   ['tenant', 'LowCardinality(String)'],
@@ -29,31 +27,21 @@ export const eventInsertColumns = [
 /** `(tenant, idx, …)`: the column list of an insert of encoded rows. */
 export const eventInsertColumnList = `(${eventInsertColumns.map(([name]) => name).join(', ')})`;
 
-/** `tenant LowCardinality(String), …`: the structure of encoded rows, for `file()`. */
-export const eventInsertStructure = eventInsertColumns.map(([name, type]) => `${name} ${type}`).join(', ');
-
 // One writer reused for every row: each row's bytes are copied out, so the writer's buffer grows
 // once to the largest row instead of being allocated per row.
-const writer = new RowBinaryWriter(64 * 1024);
+const writer = new BinaryWriter(64 * 1024);
 
 const slabs = new RowSlabs();
 
 /**
- * Serializes the head of one event's RowBinary row of `eventInsertColumns`: the columns up to
- * `search_text`, which need neither the batch nor a field map, so ingest encodes them as it reads
- * each event. The engine reads RowBinary without parsing text: the CLI ingest of the Windows
- * replay cost 0.62 of the CPU per event of the JSONEachRow lines it replaced (docs/engine.md,
- * "Writing events").
- *
- * - `ts` is DateTime64(9)'s Int64 of nanoseconds, exact (pre-1970 too).
- * - `raw` is the event's text as is; the engine stores the bytes verbatim.
+ * Encodes the head of one event: its text columns `ts_field`, `raw` and `search_text`, as the
+ * strings as Native's String columns hold them (a LEB128 length, then the UTF-8 bytes). They
+ * need neither the batch nor a field map, so ingest encodes them as it reads each event and a
+ * batch keeps bytes outside the JavaScript heap, not each event's text (docs/engine.md, "Writing
+ * events"). `raw` is the event's text as is; the engine stores the bytes verbatim.
  */
 export function encodeEventHead(row: EventHeadInput): Uint8Array {
   writer.reset();
-  writer.string(row.tenant);
-  writer.string(row.indexId);
-  writer.int64(row.tsNs);
-  writer.string(row.sourceType);
   writer.string(row.tsField);
   writer.string(row.rawJson);
   writer.string(row.searchText);

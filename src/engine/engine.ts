@@ -14,12 +14,6 @@ export type StoredValue = string | number;
  * "Writing events").
  */
 export interface EventHeadInput {
-  readonly tenant: string;
-  readonly indexId: string;
-  /** Event time, nanoseconds since the epoch (UTC). */
-  readonly tsNs: bigint;
-  /** `@svc.source_type`, e.g. `aws:cloudtrail`; `custom:generic` when unset. */
-  readonly sourceType: string;
   /** Which field the timestamp came from, or `''` when ingest time was used. */
   readonly tsField: string;
   /** The event as a JSON object text; for NDJSON input, the line exactly as received. */
@@ -33,8 +27,8 @@ export interface EventHeadInput {
 }
 
 /**
- * What `insertEvents` writes of an event after its head: its sequence number, given per batch,
- * and its field columns, which need the batch's field maps.
+ * What `insertEvents` writes of an event besides its head: its lineage and time, its sequence
+ * number, given per batch, and its field columns, which need the batch's field maps.
  */
 export interface EventFieldsInput {
   readonly tenant: string;

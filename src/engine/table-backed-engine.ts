@@ -1,6 +1,6 @@
 import type { Logger, StoredLayout } from '../core/index.js';
 import { encodeEventHead } from './encode-event-row.js';
-import { FieldColumnEncoder } from './encode-field-columns.js';
+import { EventBlockEncoder } from './encode-event-block.js';
 import { FieldMapStore } from './field-map-store.js';
 import { eventAnswerFormat, eventAnswerSettings, parseEventAnswer } from './event-answer.js';
 import type {
@@ -38,7 +38,7 @@ export abstract class TableBackedEngine implements Engine {
   /** Given when every write to the store goes through this process: the written time spans are then kept in memory. */
   private readonly spans: TimeSpanCache | null;
   private readonly fieldMaps: FieldMapStore;
-  private readonly fieldColumns = new FieldColumnEncoder();
+  private readonly blocks = new EventBlockEncoder();
 
   protected constructor(
     protected readonly logger: Logger,
@@ -55,8 +55,8 @@ export abstract class TableBackedEngine implements Engine {
     );
   }
 
-  /** Writes RowBinary rows of `eventInsertColumns` (byte chunks, one after another) to `logs` as one insert, durably. */
-  protected abstract insertRows(chunks: readonly Uint8Array[]): Promise<void>;
+  /** Writes a Native block of `eventInsertColumns` (byte chunks, one after another) to `logs` as one insert, durably. */
+  protected abstract insertBlock(chunks: readonly Uint8Array[]): Promise<void>;
   abstract stream<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): AsyncIterable<Row[]>;
   abstract exec(sql: string, options?: EngineQueryOptions): Promise<void>;
   abstract runningQuery(tag: string): Promise<RunningQuery | null>;
@@ -84,14 +84,14 @@ export abstract class TableBackedEngine implements Engine {
     if (batch.rows.length === 0) return { rows: 0 };
     // The field maps first (a batch may promote fields, writing a new version before any row uses it).
     const maps = await this.fieldMaps.mapsFor(batch.rows.map((row) => row.event));
-    const encoded = this.fieldColumns.encode(batch.rows, maps.maps);
+    const encoded = this.blocks.encode(batch.rows, maps.maps);
     await this.fieldMaps.learn(maps, encoded.catalog);
     // The extents and the catalog go first: a query that finds the extents unchanged after its
     // statement saw none of these rows outside them, and the catalog lists what any row holds.
     this.spans?.widen(batch.extents);
     await this.tables.widenTimeExtents(batch.extents);
     await this.tables.writeCatalog(encoded.catalog);
-    await this.insertRows(encoded.chunks);
+    await this.insertBlock(encoded.chunks);
     return { rows: batch.rows.length };
   }
 
@@ -138,7 +138,7 @@ export abstract class TableBackedEngine implements Engine {
     await this.tables.deleteIndexEvents(tenant, indexId);
     this.spans?.forget(tenant, indexId);
     this.fieldMaps.forget(tenant, indexId);
-    this.fieldColumns.forget(tenant, indexId);
+    this.blocks.forget(tenant, indexId);
   }
 
   indexesWithEvents(tenantPrefix: string): Promise<TenantIndex[]> {

@@ -65,9 +65,8 @@ export class BatchWriter {
 
   /** Adds one row, read from input line `lineNo`, to the open batch. */
   add(row: PendingRow, lineNo = 0): void {
-    const { tenant, indexId, sourceType } = this.scope;
     const { tsNs, tsField, rawJson, searchText } = row;
-    const head = this.deps.engine.encodeEventHead({ tenant, indexId, sourceType, tsNs, tsField, rawJson, searchText });
+    const head = this.deps.engine.encodeEventHead({ tsField, rawJson, searchText });
     this.rows.push({ head, tsNs, timed: tsField !== '', attrs: row.attrs, nullPaths: row.nullPaths });
     this.lineNos.push(lineNo);
     this.bytes += row.rawJson.length + row.searchText.length + rowOverheadBytes;

@@ -83,7 +83,7 @@ describe('ingestStream into chDB', () => {
 
   it('rejects only the line whose row the engine refuses, with its line number, and writes the rest of its batch', async () => {
     // An engine refusing a row: an insert holding a line with "refuse" fails as the engine fails
-    // on data it cannot read (Code 117); the others go to the real engine. (RowBinary rows of typed
+    // on data it cannot read (Code 117); the others go to the real engine. (Native blocks of typed
     // columns leave the real engine no value to refuse.)
     const refusing: IngestDependencies = {
       ...deps,

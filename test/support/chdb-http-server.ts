@@ -176,13 +176,13 @@ async function streamStatement(sql: string, database: string, format: string, re
 
 /**
  * An insert with its data as the body: `INSERT INTO t [(columns)] FORMAT f`. Text formats go
- * through chDB's inline insert; RowBinary, which that path mangles on certain bytes, is read from
- * a file with the structure the server knows from its table, as ClickHouse would read the body.
+ * through chDB's inline insert; Native, binary, which that path mangles on certain bytes, is read
+ * from a file (its blocks name their columns' types), as ClickHouse would read the body.
  */
 async function insert(query: string, data: Buffer, database: string, settings: Record<string, string>): Promise<void> {
-  const match = /^\s*INSERT\s+INTO\s+(\S+)\s*(?:\(([^)]*)\))?\s+FORMAT\s+(\w+)\s*$/i.exec(query);
+  const match = /^\s*INSERT\s+INTO\s+(\S+)\s*(\([^)]*\))?\s+FORMAT\s+(\w+)\s*$/i.exec(query);
   if (!match) throw new ClickHouseFailure(`Code: 62. DB::Exception: test server: cannot read insert statement ${JSON.stringify(query)}. (SYNTAX_ERROR)`, 62);
-  const [, name = '', columnList, format = ''] = match;
+  const [, name = '', columnList = '', format = ''] = match;
   const table = name.includes('.') ? name : `${database}.${name}`;
   const pooled = await acquire();
   try {
@@ -190,32 +190,16 @@ async function insert(query: string, data: Buffer, database: string, settings: R
       await pooled.session.queryAsync(`USE ${quoteIdentifier(database)}`, { format: 'TabSeparated' });
       pooled.database = database;
     }
-    if (format !== 'RowBinary') {
+    if (format !== 'Native') {
       await pooled.session.insert({ table, values: data.toString('utf8'), format: format as 'JSONEachRow', settings });
       return;
     }
-    const columns = columnList?.split(',').map((c) => c.trim()) ?? null;
-    const [db, tableName] = table.split('.') as [string, string];
-    const described = await pooled.session.queryAsync(
-      `SELECT name, type FROM system.columns WHERE database = ${sqlString(db)} AND table = ${sqlString(tableName)} AND default_kind = '' ORDER BY position`,
-      { format: 'JSONEachRow' },
-    );
-    const types = new Map(
-      described
-        .text()
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as { name: string; type: string })
-        .map((c) => [c.name, c.type]),
-    );
-    const names = columns ?? [...types.keys()];
-    const structure = names.map((column) => `${column} ${types.get(column) ?? 'String'}`).join(', ');
-    const file = join(dataDir as string, `insert-${randomUUID()}.bin`);
+    const file = join(dataDir as string, `insert-${randomUUID()}.native`);
     await writeFile(file, data);
     try {
       const settingsText = Object.entries(settings).map(([key, value]) => `${key} = ${/^-?\d+$/.test(value) ? value : sqlString(value)}`);
       await pooled.session.queryAsync(
-        `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM file(${sqlString(file)}, RowBinary, ${sqlString(structure)})${settingsText.length ? ` SETTINGS ${settingsText.join(', ')}` : ''}`,
+        `INSERT INTO ${table} ${columnList} SELECT * FROM file(${sqlString(file)}, Native)${settingsText.length ? ` SETTINGS ${settingsText.join(', ')}` : ''}`,
         { format: 'TabSeparated' },
       );
     } finally {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { silentLogger, sqlString, type Logger } from '../../core/index.js';
-import { eventInsertColumnList, eventInsertSettings, eventInsertStructure } from '../encode-event-row.js';
+import { eventInsertColumnList, eventInsertSettings } from '../encode-event-row.js';
 import type { ChdbEngineOptions, EngineQueryOptions, RunningQuery } from '../engine.js';
 import { buildQuerySettings, defaultQueryLimits, newQueryTag, settingsClause, type QueryLimits } from '../query-settings.js';
 import { TableBackedEngine } from '../table-backed-engine.js';
@@ -29,12 +29,12 @@ export class ChdbEngine extends TableBackedEngine {
     this.insertFiles = new InsertFiles(options.path);
   }
 
-  protected async insertRows(chunks: readonly Uint8Array[]): Promise<void> {
+  protected async insertBlock(chunks: readonly Uint8Array[]): Promise<void> {
     const tag = newQueryTag();
     // Durability comes from the table (fsync_after_insert, fsync_part_directory): the promise
     // settles after the part is on disk.
     const settings = settingsClause({ ...eventInsertSettings, log_comment: tag });
-    const insert = (file: string) => `INSERT INTO logs ${eventInsertColumnList} SELECT * FROM file(${sqlString(file)}, RowBinary, ${sqlString(eventInsertStructure)})${settings}`;
+    const insert = (file: string) => `INSERT INTO logs ${eventInsertColumnList} SELECT * FROM file(${sqlString(file)}, Native)${settings}`;
     // The file is written inside the run, so that a full or unwritable disk fails the insert as the engine's own write would.
     await this.runner.run('inserting events', tag, 'write', undefined, (session) =>
       this.insertFiles.with(chunks, (file) => session.queryAsync(insert(file), { format: 'TabSeparated' })),

@@ -4,9 +4,9 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Where the chDB adapter stages an insert's RowBinary rows for `INSERT … SELECT FROM file()`.
+ * Where the chDB adapter stages an insert's Native block for `INSERT … SELECT FROM file()`.
  * chDB's inline insert takes text formats only, and binary payloads through its native call fail
- * on certain bytes (docs/engine.md, "Writing events"), so rows go through a file; reading the
+ * on certain bytes (docs/engine.md, "Writing events"), so a block goes through a file; reading the
  * same bytes from a file also costs the engine less than the inline path. The folder lives in the
  * data dir (owner-only, like the engine's files); each file is removed after its insert, and a
  * crash leaves at most a few, which the first insert after the next open sweeps.
@@ -19,18 +19,18 @@ export class InsertFiles {
     this.dir = join(enginePath, 'vigil_inserts');
   }
 
-  /** Writes the rows, one after another, to a new file, runs `work` with its path, then removes the file. */
-  async with<T>(rows: readonly Uint8Array[], work: (path: string) => Promise<T>): Promise<T> {
+  /** Writes the chunks, one after another, to a new file, runs `work` with its path, then removes the file. */
+  async with<T>(chunks: readonly Uint8Array[], work: (path: string) => Promise<T>): Promise<T> {
     this.prepare();
     const path = join(this.dir, `${randomUUID()}.bin`);
     try {
-      // Written as they are (writev), not joined first: a batch is over a hundred megabytes.
+      // Written as they are (writev), not joined first: a block is tens of megabytes.
       const file = await open(path, 'wx', 0o600);
       try {
-        const { bytesWritten } = await file.writev(rows as Uint8Array[]);
-        const expected = rows.reduce((sum, row) => sum + row.length, 0);
+        const { bytesWritten } = await file.writev(chunks as Uint8Array[]);
+        const expected = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
         // eslint-disable-next-line no-restricted-syntax -- internal invariant: libuv writes every buffer or fails
-        if (bytesWritten !== expected) throw new Error(`wrote ${bytesWritten} of ${expected} bytes of an insert's rows`);
+        if (bytesWritten !== expected) throw new Error(`wrote ${bytesWritten} of ${expected} bytes of an insert's block`);
       } finally {
         await file.close();
       }

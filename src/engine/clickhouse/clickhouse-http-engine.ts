@@ -46,11 +46,11 @@ export class ClickHouseHttpEngine extends TableBackedEngine {
     };
   }
 
-  protected async insertRows(chunks: readonly Uint8Array[]): Promise<void> {
+  protected async insertBlock(chunks: readonly Uint8Array[]): Promise<void> {
     const settings: Record<string, SettingValue> = { ...eventInsertSettings, ...this.clusterSettings, log_comment: newQueryTag(), wait_end_of_query: 1, async_insert: 0 };
     const body = Buffer.concat(chunks);
-    checkRowBinaryBodyStart(body);
-    await this.send('inserting events', `INSERT INTO logs ${eventInsertColumnList} FORMAT RowBinary`, { settings, body });
+    checkInsertBodyStart(body);
+    await this.send('inserting events', `INSERT INTO logs ${eventInsertColumnList} FORMAT Native`, { settings, body });
   }
 
   protected async answer(sql: string, format: string, options: EngineQueryOptions): Promise<string> {
@@ -156,16 +156,15 @@ FROM system.processes WHERE Settings['log_comment'] = ${sqlString(tag)}`,
 
 /**
  * ClickHouse reads an HTTP body as the continuation of its `query` parameter and skips whitespace
- * after `FORMAT RowBinary` before the data (ClickHouse issue 44167, answered "not a bug"; chDB's
+ * after `FORMAT <name>` before the data (ClickHouse issue 44167, answered "not a bug"; chDB's
  * inline insert does the same, bench/chdb-binary-insert-repro.cjs), so a body whose first byte is
- * whitespace would be read one byte short and every row after it shifted. A row starts with the
- * tenant id's length, 36 for the UUIDs tenants have; should that ever change, the insert is
- * refused here rather than written wrong.
+ * whitespace would be read one byte short. A Native block starts with its column count, 140 (the
+ * byte 0x8c); should that ever be 9 to 13 or 32, the insert is refused here rather than misread.
  */
-export function checkRowBinaryBodyStart(body: Uint8Array): void {
+export function checkInsertBodyStart(body: Uint8Array): void {
   const first = body[0];
   if (first === 0x20 || (first !== undefined && first >= 0x09 && first <= 0x0d)) {
-    throw new EngineError(`inserting events: the RowBinary body starts with the whitespace byte 0x${first.toString(16).padStart(2, '0')}, which ClickHouse would skip`, {
+    throw new EngineError(`inserting events: the body starts with the whitespace byte 0x${first.toString(16).padStart(2, '0')}, which ClickHouse would skip`, {
       code: ErrorCodes.engineFailure,
     });
   }

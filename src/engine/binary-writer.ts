@@ -1,12 +1,13 @@
 /**
- * Writes ClickHouse's RowBinary format into one growing buffer: the engine reads it without
- * parsing text (docs/engine.md, "Writing events").
+ * Writes values as ClickHouse's binary formats hold them (LEB128 lengths, little-endian numbers)
+ * into one growing buffer: an event's head, and the columns of a Native block (docs/engine.md,
+ * "Writing events").
  *
  * Most values of an event are short ASCII strings, for which `Buffer.write`'s argument checks
  * cost more than the copy (a CPU profile of a Windows batch: 40 % of encoding went to them), so
  * short strings are copied by a loop and longer ones go to the buffer's own `utf8Write`.
  */
-export class RowBinaryWriter {
+export class BinaryWriter {
   private buffer: Utf8Buffer;
   private offset = 0;
 
@@ -34,24 +35,19 @@ export class RowBinaryWriter {
     this.buffer[this.offset++] = value;
   }
 
-  /** A Nullable(Float64) that holds a value: a 0 byte, then the double. */
-  presentFloat64(value: number): void {
-    this.reserve(9);
-    this.buffer[this.offset] = 0;
-    this.buffer.writeDoubleLE(value, this.offset + 1);
-    this.offset += 9;
-  }
-
-  uint64(value: bigint): void {
+  /** A Float64, little-endian. */
+  float64(value: number): void {
     this.reserve(8);
-    this.buffer.writeBigUInt64LE(value, this.offset);
+    this.buffer.writeDoubleLE(value, this.offset);
     this.offset += 8;
   }
 
-  int64(value: bigint): void {
-    this.reserve(8);
-    this.buffer.writeBigInt64LE(value, this.offset);
-    this.offset += 8;
+  /** `count` zero bytes: in Native, that many empty strings. */
+  zeros(count: number): void {
+    if (count <= 0) return;
+    this.reserve(count);
+    this.buffer.fill(0, this.offset, this.offset + count);
+    this.offset += count;
   }
 
   /** An unsigned LEB128 length or count. */
@@ -65,25 +61,7 @@ export class RowBinaryWriter {
     this.buffer[this.offset++] = v;
   }
 
-  /**
-   * Room for a count written later (`patchCount`): three bytes, padded LEB128 (continuation
-   * bytes that add nothing, which LEB128 readers accept). Returns where it is.
-   */
-  countPlaceholder(): number {
-    this.reserve(3);
-    const at = this.offset;
-    this.offset += 3;
-    return at;
-  }
-
-  /** Writes a count below 2^21 into a `countPlaceholder`. */
-  patchCount(at: number, count: number): void {
-    this.buffer[at] = (count & 0x7f) | 0x80;
-    this.buffer[at + 1] = ((count >> 7) & 0x7f) | 0x80;
-    this.buffer[at + 2] = count >> 14;
-  }
-
-  /** Bytes already encoded (a `rowBinaryString`), copied as they are. */
+  /** Bytes already encoded (a `binaryString`), copied as they are. */
   raw(bytes: Uint8Array): void {
     const length = bytes.length;
     this.reserve(length);
@@ -141,9 +119,9 @@ export class RowBinaryWriter {
   }
 }
 
-/** A String's RowBinary bytes, for text written many times (a path, a tenant). */
-export function rowBinaryString(text: string): Uint8Array {
-  const writer = new RowBinaryWriter(16 + text.length * 3);
+/** A String's bytes (its length, then its UTF-8), for text written many times (a path). */
+export function binaryString(text: string): Uint8Array {
+  const writer = new BinaryWriter(16 + text.length * 3);
   writer.string(text);
   return Uint8Array.from(writer.bytes());
 }

@@ -1,0 +1,243 @@
+/**
+ * Encodes a batch of events as one Native block of `eventInsertColumns`, column after column, and
+ * counts the batch's field catalog rows while it goes (docs/engine.md, "Writing events" and
+ * "Typed slots"). Each event's text columns come from its head, made as ingest read it; the rest
+ * from what the batch gives it: its `seq` and its field map.
+ */
+import type { EncodedEventRow } from './engine.js';
+import { eventInsertColumns } from './encode-event-row.js';
+import {
+  catalogRows,
+  enterDay,
+  float64Type,
+  int64Type,
+  lineageIn,
+  nullType,
+  stringType,
+  type BatchLineage,
+  type CatalogRow,
+  type LineagePaths,
+  type RowMap,
+} from './lineage-paths.js';
+import { ArrayOffsets, bytesOf, nativeBlockStart, nativeColumnStart, NullableFloat64Column, NullableStringColumn } from './native-columns.js';
+import { BinaryWriter } from './binary-writer.js';
+import { numberSlotCount, stringSlotCount } from './schema.js';
+
+export type { CatalogRow, CatalogType, RowMap } from './lineage-paths.js';
+
+/** A batch as byte chunks to write one after another (one Native block), and the catalog rows it adds. */
+export interface EncodedBatch {
+  readonly chunks: readonly Uint8Array[];
+  readonly catalog: readonly CatalogRow[];
+}
+
+/**
+ * Each column's start in a block. Native gives the engine plain String where the table keeps
+ * LowCardinality(String): the engine builds the dictionaries itself, at no measurable cost
+ * over being sent them (the same study), and the encoder stays simple.
+ */
+const columnStarts = new Map(eventInsertColumns.map(([name, type]) => [name, nativeColumnStart(name, type.replace(/LowCardinality\(String\)/g, 'String'))]));
+
+/**
+ * Encodes batches for inserts, keeping per lineage what it learnt of each path (its name encoded,
+ * its slots), so a path costs one map lookup per row. One per engine; batches may be encoded
+ * while earlier ones are still being written, so nothing of a batch is reused by the next.
+ */
+export class EventBlockEncoder {
+  private readonly lineages = new Map<string, LineagePaths>();
+  private batch = 0;
+
+  /** Forgets the lineages of an index (its events and maps were deleted). */
+  forget(tenant: string, indexId: string): void {
+    const prefix = `${tenant}\u0000${indexId}\u0000`;
+    for (const key of [...this.lineages.keys()]) if (key.startsWith(prefix)) this.lineages.delete(key);
+  }
+
+  /** Encodes rows, each with the map of its (tenant, index, source type): `maps[i]` for `rows[i]`, one object per lineage. */
+  encode(encoded: readonly EncodedEventRow[], maps: readonly RowMap[]): EncodedBatch {
+    const batch = ++this.batch;
+    const rowCount = encoded.length;
+    const head = new HeadColumns(rowCount);
+    const fields = new FieldColumns(rowCount);
+    const inBatch = new Map<RowMap, BatchLineage>();
+    let last: BatchLineage | null = null;
+    for (let r = 0; r < rowCount; r++) {
+      const row = encoded[r] as EncodedEventRow;
+      const event = row.event;
+      const map = maps[r] as RowMap;
+      head.add(r, row, map.mapId);
+      let lineage: BatchLineage = last !== null && last.map === map ? last : lineageIn(inBatch, this.lineages, map);
+      last = lineage;
+      const tsNs = event.tsNs;
+      if (tsNs < lineage.dayStart || tsNs >= lineage.dayEnd) lineage = enterDay(lineage, tsNs);
+      const dayBase = lineage.day * 4;
+      const touched = lineage.touched;
+      const paths = lineage.paths;
+      let pathCount = 0;
+      let restStrings = 0;
+      let restNumbers = 0;
+      const attrs = event.attrs;
+      for (const path in attrs) {
+        const entry = paths.entry(path);
+        fields.paths.raw(entry.key);
+        pathCount++;
+        const value = attrs[path] as string | number;
+        let type: number;
+        if (typeof value === 'string') {
+          type = stringType;
+          if (entry.stringSlot >= 0) fields.stringSlot(entry.stringSlot).set(r, value);
+          else {
+            fields.restStringKeys.raw(entry.key);
+            fields.restStringValues.string(value);
+            restStrings++;
+          }
+        } else {
+          type = Number.isSafeInteger(value) ? int64Type : float64Type;
+          if (entry.numberSlot >= 0) fields.numberSlot(entry.numberSlot).set(r, value);
+          else {
+            fields.restNumberKeys.raw(entry.key);
+            fields.restNumberValues.float64(value);
+            restNumbers++;
+          }
+        }
+        entry.count(batch, touched, dayBase + type);
+      }
+      for (const path of event.nullPaths) {
+        const entry = paths.entry(path);
+        fields.paths.raw(entry.key);
+        pathCount++;
+        entry.count(batch, touched, dayBase + nullType);
+      }
+      fields.endRow(r, pathCount, restStrings, restNumbers);
+    }
+    const data = new Map([...head.columns(), ...fields.columns()]);
+    const chunks: Uint8Array[] = [nativeBlockStart(eventInsertColumns.length, rowCount)];
+    for (const [name] of eventInsertColumns) chunks.push(columnStarts.get(name) as Uint8Array, ...(data.get(name) as Uint8Array[]));
+    return { chunks, catalog: catalogRows(inBatch.values()) };
+  }
+}
+
+/**
+ * The columns up to `field_map`: each event's lineage and time from its fields, its text
+ * columns from its head (the strings `ts_field`, `raw` and `search_text`, already as Native's
+ * String values), taken as views, not copies.
+ */
+class HeadColumns {
+  private readonly tenant = new BinaryWriter(64 * 1024);
+  private readonly indexId = new BinaryWriter(64 * 1024);
+  private readonly sourceType = new BinaryWriter(64 * 1024);
+  private readonly tsField = new BinaryWriter(64 * 1024);
+  private readonly ts: BigInt64Array;
+  private readonly seq: BigUint64Array;
+  private readonly mapIds: BigUint64Array;
+  private readonly raw: Uint8Array[];
+  private readonly searchText: Uint8Array[];
+
+  constructor(rows: number) {
+    this.ts = new BigInt64Array(rows);
+    this.seq = new BigUint64Array(rows);
+    this.mapIds = new BigUint64Array(rows);
+    this.raw = new Array<Uint8Array>(rows);
+    this.searchText = new Array<Uint8Array>(rows);
+  }
+
+  add(r: number, { head, event }: EncodedEventRow, mapId: bigint): void {
+    this.tenant.string(event.tenant);
+    this.indexId.string(event.indexId);
+    this.sourceType.string(event.sourceType);
+    this.ts[r] = event.tsNs;
+    this.seq[r] = event.seq;
+    this.mapIds[r] = mapId;
+    const rawStart = stringEnd(head, 0);
+    const textStart = stringEnd(head, rawStart);
+    this.tsField.raw(head.subarray(0, rawStart));
+    this.raw[r] = head.subarray(rawStart, textStart);
+    this.searchText[r] = head.subarray(textStart);
+  }
+
+  columns(): [string, Uint8Array[]][] {
+    return [
+      ['tenant', [this.tenant.bytes()]],
+      ['idx', [this.indexId.bytes()]],
+      ['ts', [bytesOf(this.ts)]],
+      ['source_type', [this.sourceType.bytes()]],
+      ['ts_field', [this.tsField.bytes()]],
+      ['raw', this.raw],
+      ['search_text', this.searchText],
+      ['seq', [bytesOf(this.seq)]],
+      ['field_map', [bytesOf(this.mapIds)]],
+    ];
+  }
+}
+
+/**
+ * Where the string at `start` of `bytes` ends (a LEB128 length, then the bytes). A length running past the end (bytes
+ * that are not a head) ends at the end: the block is then one the engine cannot read, and refuses.
+ */
+function stringEnd(bytes: Uint8Array, start: number): number {
+  let length = 0;
+  let scale = 1;
+  let at = start;
+  for (;;) {
+    const byte = bytes[at++];
+    if (byte === undefined) return bytes.length;
+    length += (byte & 0x7f) * scale;
+    if (byte < 0x80) break;
+    scale *= 128;
+  }
+  return Math.min(at + length, bytes.length);
+}
+
+/** The field layout's columns (schema v10): each row's paths, the rest maps, the typed slots. */
+class FieldColumns {
+  readonly paths = new BinaryWriter(256 * 1024);
+  readonly restStringKeys = new BinaryWriter(64 * 1024);
+  readonly restStringValues = new BinaryWriter(64 * 1024);
+  readonly restNumberKeys = new BinaryWriter(16 * 1024);
+  readonly restNumberValues = new BinaryWriter(16 * 1024);
+  private readonly pathOffsets: ArrayOffsets;
+  private readonly restStringOffsets: ArrayOffsets;
+  private readonly restNumberOffsets: ArrayOffsets;
+  // Made on a slot's first value in the batch: most slots of most batches hold none.
+  private readonly strings = new Array<NullableStringColumn | undefined>(stringSlotCount);
+  private readonly numbers = new Array<NullableFloat64Column | undefined>(numberSlotCount);
+
+  constructor(private readonly rows: number) {
+    this.pathOffsets = new ArrayOffsets(rows);
+    this.restStringOffsets = new ArrayOffsets(rows);
+    this.restNumberOffsets = new ArrayOffsets(rows);
+  }
+
+  stringSlot(slot: number): NullableStringColumn {
+    return (this.strings[slot] ??= new NullableStringColumn(this.rows));
+  }
+
+  numberSlot(slot: number): NullableFloat64Column {
+    return (this.numbers[slot] ??= new NullableFloat64Column(this.rows));
+  }
+
+  endRow(r: number, paths: number, restStrings: number, restNumbers: number): void {
+    this.pathOffsets.end(r, paths);
+    this.restStringOffsets.end(r, restStrings);
+    this.restNumberOffsets.end(r, restNumbers);
+  }
+
+  columns(): [string, Uint8Array[]][] {
+    // A Map is an Array of (key, value) tuples: offsets, every key, then every value (Nullable:
+    // its null map first; rest map values are never null).
+    const restStrings = this.restStringOffsets.total;
+    const restNumbers = this.restNumberOffsets.total;
+    const out: [string, Uint8Array[]][] = [
+      ['field_paths', [this.pathOffsets.bytes(), this.paths.bytes()]],
+      ['rest_s', [this.restStringOffsets.bytes(), this.restStringKeys.bytes(), new Uint8Array(restStrings), this.restStringValues.bytes()]],
+      ['rest_n', [this.restNumberOffsets.bytes(), this.restNumberKeys.bytes(), new Uint8Array(restNumbers), this.restNumberValues.bytes()]],
+    ];
+    // An empty slot: every row null, each an empty string (one 0 byte) or a 0 double.
+    const allNull = new Uint8Array(this.rows).fill(1);
+    const emptyStrings = new Uint8Array(this.rows);
+    const zeroDoubles = new Uint8Array(this.rows * 8);
+    for (let slot = 0; slot < stringSlotCount; slot++) out.push([`s${slot}`, this.strings[slot]?.chunks() ?? [allNull, emptyStrings]]);
+    for (let slot = 0; slot < numberSlotCount; slot++) out.push([`n${slot}`, this.numbers[slot]?.chunks() ?? [allNull, zeroDoubles]]);
+    return out;
+  }
+}
