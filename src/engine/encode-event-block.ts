@@ -23,8 +23,6 @@ import { ArrayOffsets, bytesOf, nativeBlockStart, nativeColumnStart, NullableFlo
 import { BinaryWriter } from './binary-writer.js';
 import { numberSlotCount, stringSlotCount } from './schema.js';
 
-export type { CatalogRow, CatalogType, RowMap } from './lineage-paths.js';
-
 /** A batch as byte chunks to write one after another (one Native block), and the catalog rows it adds. */
 export interface EncodedBatch {
   readonly chunks: readonly Uint8Array[];
@@ -34,7 +32,7 @@ export interface EncodedBatch {
 /**
  * Each column's start in a block. Native gives the engine plain String where the table keeps
  * LowCardinality(String): the engine builds the dictionaries itself, at no measurable cost
- * over being sent them (the same study), and the encoder stays simple.
+ * over being sent them (docs/engine.md, "Writing events"), and the encoder stays simple.
  */
 const columnStarts = new Map(eventInsertColumns.map(([name, type]) => [name, nativeColumnStart(name, type.replace(/LowCardinality\(String\)/g, 'String'))]));
 

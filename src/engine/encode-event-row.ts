@@ -34,8 +34,8 @@ const writer = new BinaryWriter(64 * 1024);
 const slabs = new RowSlabs();
 
 /**
- * Encodes the head of one event: its text columns `ts_field`, `raw` and `search_text`, as the
- * strings as Native's String columns hold them (a LEB128 length, then the UTF-8 bytes). They
+ * Encodes the head of one event: its text columns `ts_field`, `raw` and `search_text`, each as a
+ * Native String column holds a value (a LEB128 length, then the UTF-8 bytes). They
  * need neither the batch nor a field map, so ingest encodes them as it reads each event and a
  * batch keeps bytes outside the JavaScript heap, not each event's text (docs/engine.md, "Writing
  * events"). `raw` is the event's text as is; the engine stores the bytes verbatim.

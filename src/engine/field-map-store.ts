@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock, type StoredLayout } from '../core/index.js';
 import type { EventFieldsInput } from './engine.js';
-import type { CatalogRow, RowMap } from './encode-event-block.js';
+import type { CatalogRow, RowMap } from './lineage-paths.js';
 import { fieldLayoutOf, firstMapId, nextMapId, noSlots, promote, versionsOf, type FieldMapRow, type SlotMap } from './field-maps.js';
 import { noSlot } from './schema.js';
 

@@ -2,7 +2,7 @@ import { EngineError, type Logger } from '../core/index.js';
 import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, SequenceRange, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
 import { createVersionTableStatement, mutationTarget, schemaMigrations, type SchemaOptions } from './schema.js';
 import { catalogDaysExact } from './catalog-days.js';
-import type { CatalogRow } from './encode-event-block.js';
+import type { CatalogRow } from './lineage-paths.js';
 import type { FieldMapRow } from './field-maps.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
 
