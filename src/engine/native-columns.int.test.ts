@@ -72,9 +72,20 @@ describe('Native column builders against the engine', () => {
       fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 30 }), async (rows) => {
         writeFileSync(file, block(rows));
         const result = await engine.query<{ s: string | null; n: number | null; m: Record<string, string> }>(`SELECT s, n, m FROM file(${sqlString(file)}, Native)`);
-        expect(result.rows).toEqual(rows.map((r) => ({ s: r.s, n: r.n === null ? null : Object.is(r.n, -0) ? 0 : r.n, m: Object.fromEntries(r.m) })));
+        expect(result.rows).toEqual(rows.map((r) => ({ s: r.s, n: r.n, m: Object.fromEntries(r.m) }))); // -0 too
       }),
-      { numRuns: 60 },
+      // -0 once failed here: the engine keeps it, as it keeps every double
+      {
+        numRuns: 60,
+        examples: [
+          [
+            [
+              { s: null, n: -0, m: [] },
+              { s: '', n: null, m: [['', '']] },
+            ],
+          ],
+        ],
+      },
     );
   });
 
