@@ -20,19 +20,9 @@ export class BinaryWriter {
     this.offset = 0;
   }
 
-  /** Bytes written so far. */
-  get length(): number {
-    return this.offset;
-  }
-
   /** The bytes written, without copying (valid until the next write). */
   bytes(): Buffer {
     return this.buffer.subarray(0, this.offset);
-  }
-
-  uint8(value: number): void {
-    this.reserve(1);
-    this.buffer[this.offset++] = value;
   }
 
   /** A Float64, little-endian. */
