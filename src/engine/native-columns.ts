@@ -10,7 +10,7 @@
  * on every platform Node's prebuilt chDB runs on (checked once below).
  */
 import { endianness } from 'node:os';
-import { BinaryWriter } from './binary-writer.js';
+import { BinaryWriter, binaryString } from './binary-writer.js';
 
 // eslint-disable-next-line no-restricted-syntax -- a startup invariant, not an input error
 if (endianness() !== 'LE') throw new Error('the Native encoder writes typed arrays as little-endian; this platform is big-endian');
@@ -23,12 +23,9 @@ export function nativeBlockStart(columns: number, rows: number): Uint8Array {
   return Uint8Array.from(writer.bytes());
 }
 
-/** A column's start: its name and its Native type. */
+/** A column's start: its name and its Native type, each a String. */
 export function nativeColumnStart(name: string, type: string): Uint8Array {
-  const writer = new BinaryWriter(64);
-  writer.string(name);
-  writer.string(type);
-  return Uint8Array.from(writer.bytes());
+  return Buffer.concat([binaryString(name), binaryString(type)]);
 }
 
 /** The bytes of a typed array, without copying. */
