@@ -1,6 +1,6 @@
 /**
- * Copies encoded rows into shared slabs, returning each as a view, rather than each into an
- * ArrayBuffer of its own: a batch of 20,000 Windows rows made 20,000 backing stores, and the
+ * Copies encoded event heads into shared slabs, returning each as a view, rather than each into
+ * an ArrayBuffer of its own: a batch of 20,000 Windows rows made 20,000 backing stores, and the
  * garbage collector took a tenth of ingest's main thread (a CPU profile of the Windows replay).
  * Writing a row into a reused writer and copying it here also spares growing one batch-sized
  * buffer, which copied it whole at each doubling. A slab lives as long as any row in it.
