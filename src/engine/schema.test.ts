@@ -19,7 +19,7 @@ describe('schema template', () => {
     expect(statements.join('\n')).not.toMatch(/\{\{|ON CLUSTER|Replicated/);
     expect(statements[1]).toContain('ENGINE = MergeTree\n');
     expect(statements[1]).toContain(
-      "min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1, map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0, fsync_after_insert = 1, fsync_part_directory = 1",
+      "min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1, map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0, vertical_merge_algorithm_min_rows_to_activate = 1, fsync_after_insert = 1, fsync_part_directory = 1",
     );
     expect(statements[2]).toContain('ENGINE = SummingMergeTree\n');
   });

@@ -128,6 +128,11 @@ describe('a store upgraded from schema v9', () => {
     ]);
   });
 
+  it('merges the upgraded table column by column from v12 on', async () => {
+    const { rows } = await engine.query<{ engine_full: string }>("SELECT engine_full FROM system.tables WHERE database = currentDatabase() AND name = 'logs'");
+    expect(rows[0]?.engine_full).toContain('vertical_merge_algorithm_min_rows_to_activate = 1');
+  });
+
   it('merges the upgraded table into the current layout: the rest maps in buckets (v11), old and new rows still answering', async () => {
     await engine.optimize();
     const { rows } = await engine.query<{ substreams: string[] }>(

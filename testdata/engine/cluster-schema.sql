@@ -150,7 +150,7 @@ CREATE TABLE IF NOT EXISTS logs_local ON CLUSTER `events` (
 ) ENGINE = ReplicatedMergeTree
 PARTITION BY toMonday(ts)
 ORDER BY (tenant, idx, ts)
-SETTINGS index_granularity = 8192, min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1, map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0, fsync_after_insert = 1, fsync_part_directory = 1;
+SETTINGS index_granularity = 8192, min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1, map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0, vertical_merge_algorithm_min_rows_to_activate = 1, fsync_after_insert = 1, fsync_part_directory = 1;
 
 CREATE TABLE IF NOT EXISTS logs ON CLUSTER `events` AS logs_local
 ENGINE = Distributed(`events`, currentDatabase(), logs_local, rand());
@@ -328,3 +328,6 @@ INSERT INTO field_maps SELECT DISTINCT tenant, idx, '', 0, '', 65535 FROM logs W
 
 -- schema v11
 ALTER TABLE logs_local ON CLUSTER `events` MODIFY SETTING map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0;
+
+-- schema v12
+ALTER TABLE logs_local ON CLUSTER `events` MODIFY SETTING vertical_merge_algorithm_min_rows_to_activate = 1;
