@@ -4,6 +4,7 @@ import { cliActor, type IngestService } from '../../services/index.js';
 import type { LineError } from '../../ingest/index.js';
 import { overridesOf, type CliContext, type GlobalOptions } from '../cli-context.js';
 import { cliChunkBytes, fileChunks, type FileChunk } from '../file-chunks.js';
+import { ingestPieces, type IngestPiece, type PieceResult, type PiecesTally } from '../ingest-pieces.js';
 import { formatBytes, formatCount, printJson } from '../output.js';
 import { ProgressBar } from '../progress-bar.js';
 import { serverApiKey } from '../server-api-key.js';
@@ -22,41 +23,14 @@ export interface IngestCommandOptions extends GlobalOptions {
   readonly quiet?: boolean;
 }
 
-/** What one piece of a file did, in process or through a server. */
-interface PieceResult {
-  readonly ingested: number;
-  readonly rejected: number;
-  readonly withoutTime: number;
-  /** Line numbers within the piece. */
-  readonly errors: readonly LineError[];
-  readonly bytes: number;
-  readonly format: string | null;
-  /** An earlier run ingested this piece: nothing was written now, the counts are that run's. */
-  readonly duplicate: boolean;
-}
-
-type IngestPiece = (chunk: FileChunk, onEvents: (ingested: number) => void) => Promise<PieceResult>;
-
-interface FileResult {
+interface FileResult extends PiecesTally {
   readonly file: string;
-  /** Events written by this run. */
-  ingested: number;
-  /** Events of pieces an earlier run had ingested, skipped now. */
-  alreadyIngested: number;
-  rejected: number;
-  withoutTime: number;
-  /** Decoded input bytes, the same in process and through a server (docs/ingest.md). */
-  bytes: number;
-  /** The reader used (`ndjson`, `cloudtrail`, …) and whether the input was gzip. */
-  format: string | null;
-  gzip: boolean | null;
-  readonly errors: LineError[];
+  /** Whether the input was gzip. */
+  readonly gzip: boolean;
 }
 
 /** Exit status when every file was read but some lines were rejected. */
 export const exitSomeRejected = 3;
-/** Line errors kept per file. */
-const maxReportedErrors = 100;
 
 /**
  * `vigil ingest FILE… | -`: in process when the engine is free, otherwise through the running
@@ -110,32 +84,11 @@ export async function runIngestCommand(ctx: CliContext, files: readonly string[]
 
 async function ingestFile(ctx: CliContext, file: string, chunkBytes: number, piece: IngestPiece, progress: ProgressBar): Promise<FileResult> {
   const total = file === '-' ? null : statSync(file).size;
-  const result: FileResult = { file, ingested: 0, alreadyIngested: 0, rejected: 0, withoutTime: 0, bytes: 0, format: null, gzip: null, errors: [] };
-  let doneThroughLine = 0;
+  let gzip = false;
   const input = (file === '-' ? ctx.stdin : createReadStream(file, { highWaterMark: 1 << 20 })) as AsyncIterable<Buffer>;
-  try {
-    for await (const chunk of fileChunks(input, chunkBytes, (gzip) => (result.gzip = gzip))) {
-      const before = result.ingested;
-      const r = await piece(chunk, (ingested) => progress.update(chunk.inputBytesRead, total, before + ingested, result.rejected));
-      if (r.duplicate) result.alreadyIngested += r.ingested;
-      else result.ingested += r.ingested;
-      result.rejected += r.rejected;
-      result.withoutTime += r.withoutTime;
-      result.bytes += r.bytes;
-      result.format ??= r.format;
-      // A document is one piece numbered by element; lines of other pieces count from the file's start.
-      const offset = chunk.format === 'auto' ? 0 : chunk.firstLine - 1;
-      for (const e of r.errors) if (result.errors.length < maxReportedErrors) result.errors.push({ line: e.line + offset, error: e.error });
-      doneThroughLine = chunk.lastLine;
-      progress.update(chunk.inputBytesRead, total, result.ingested + result.alreadyIngested, result.rejected, true);
-    }
-  } catch (error) {
-    const done = result.ingested + result.alreadyIngested;
-    const written = done === 0 ? 'no events of it were ingested' : `its first ${formatCount(done)} events were ingested (lines 1 to ${doneThroughLine})`;
-    throw new IngestError(`${file}: ${messageOf(error)}; ${written}. Running the same command again skips what was ingested and goes on`, { cause: error });
-  }
-  result.gzip ??= false;
-  return result;
+  const chunks = fileChunks(input, chunkBytes, (isGzip) => (gzip = isGzip));
+  const tally = await ingestPieces(file, chunks, piece, (chunk, events, rejected, force) => progress.update(chunk.inputBytesRead, total, events, rejected, force));
+  return { file, ...tally, gzip };
 }
 
 async function ingestInProcess(ingest: IngestService, chunk: FileChunk, options: IngestCommandOptions, onEvents: (ingested: number) => void): Promise<PieceResult> {
