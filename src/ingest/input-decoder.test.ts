@@ -50,6 +50,12 @@ describe('InputDecoder', () => {
     expect(decoder).toMatchObject({ gzip: true, bytesRead: compressed.length, decodedBytes: 16 });
   });
 
+  it('reads the second magic byte from the next chunk: 0x1f then a letter is text', async () => {
+    const decoder = new InputDecoder(chunksOf(Buffer.from([0x1f]), Buffer.from('A\n')));
+    expect(await decodeAll(decoder)).toBe('\u001fA\n');
+    expect(decoder.gzip).toBe(false);
+  });
+
   it('reads concatenated gzip members one after another', async () => {
     const members = Buffer.concat([gzipSync('one\n'), gzipSync('two\n')]);
     expect(await decodeAll(new InputDecoder(chunksOf(members)))).toBe('one\ntwo\n');

@@ -134,9 +134,18 @@ function asyncIteratorOf(source: InputSource): AsyncIterator<InputChunk> {
   };
 }
 
-function startsWithGzipMagic(head: InputChunk[]): boolean {
-  const bytes = Buffer.concat(head.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-  return bytes[0] === 0x1f && bytes[1] === 0x8b;
+/**
+ * Whether the head's first two bytes are gzip's magic, read where they lie: the head may be one
+ * chunk of a whole 16 MiB piece (`vigil ingest`), which joining would copy for two bytes.
+ */
+function startsWithGzipMagic(head: readonly InputChunk[]): boolean {
+  const first: number[] = [];
+  for (const chunk of head) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk.slice(0, 2)) : chunk;
+    for (let i = 0; i < bytes.length && first.length < 2; i++) first.push(bytes[i] as number);
+    if (first.length === 2) break;
+  }
+  return first[0] === 0x1f && first[1] === 0x8b;
 }
 
 function byteLength(chunk: InputChunk): number {
