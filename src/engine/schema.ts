@@ -62,10 +62,11 @@ const restMapSettings =
   "map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0";
 
 // Every merge that writes a wide part writes it column by column (v12): a merge of six parts
-// (83 k mixed events, 36 MB) held 1.2 GB of engine memory (about 300 MB resident) writing all
-// its hundreds of streams (slots, map buckets, indexes) at once, 20 MB column by column. The price is CPU:
-// a merge of 79 k Windows events cost 1.2-1.5x as much (docs/engine.md "Merges column by
-// column"). The default waits for 131,072 rows, which most merges during an ingest never reach.
+// (83 k mixed events, 36 MB) held 1.2 GB of engine memory (about 300 MB resident) writing its
+// hundreds of streams (slots, map buckets, indexes) at once, 20 MB column by column. The price
+// is CPU: a merge of 79 k Windows events cost 1.2-1.5x as much (docs/engine.md "Merges column
+// by column"). The default waits for 131,072 rows, which most merges during an ingest never
+// reach.
 const mergeAlgorithmSettings = 'vertical_merge_algorithm_min_rows_to_activate = 1';
 
 // A returned event is read from its compression block: with the default 1 MiB blocks, returning
