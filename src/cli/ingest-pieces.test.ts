@@ -21,42 +21,58 @@ async function* read(chunks: readonly FileChunk[], failAfter = Infinity): AsyncG
   }
 }
 
-/** A piece of 10 lines with one rejected (its line 3), finishing after `delayMs`. */
+/** What a piece of 10 lines with one rejected (its line 3) did. */
+const tenLinesOneRejected: PieceResult = { ingested: 9, rejected: 1, withoutTime: 0, errors: [{ line: 3, error: 'invalid JSON' }], bytes: 100, format: 'ndjson', duplicate: false };
+
+/** That piece, finishing after `delayMs`. */
 function result(delayMs: number): Promise<PieceResult> {
-  return new Promise((resolve) =>
-    setTimeout(() => resolve({ ingested: 9, rejected: 1, withoutTime: 0, errors: [{ line: 3, error: 'invalid JSON' }], bytes: 100, format: 'ndjson', duplicate: false }), delayMs),
-  );
+  return new Promise((resolve) => setTimeout(() => resolve(tenLinesOneRejected), delayMs));
+}
+
+/** Lets every promise callback and I/O turn pending now run. */
+function settled(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 const noProgress = () => {};
 
 describe('ingestPieces', () => {
   it('sends the first piece alone, then keeps two in flight, and counts them in file order', async () => {
-    let running = 0;
     const log: string[] = [];
-    const delays = [5, 30, 5, 20, 5];
-    const tally = await ingestPieces(
+    const finishers = new Map<string, () => void>();
+    let running = 0;
+    const tallied = ingestPieces(
       'f',
       read(pieces(5)),
-      async (chunk) => {
+      (chunk) => {
         running++;
         log.push(`start ${chunk.ingestId} with ${running} running`);
-        try {
-          return await result(delays[chunk.firstLine === 1 ? 0 : (chunk.firstLine - 1) / 10] as number);
-        } finally {
-          running--;
-        }
+        return new Promise<PieceResult>((resolve) =>
+          finishers.set(chunk.ingestId, () => {
+            running--;
+            resolve(tenLinesOneRejected);
+          }),
+        );
       },
       noProgress,
     );
-    expect(log).toEqual([
-      'start piece-0 with 1 running',
-      'start piece-1 with 1 running',
-      'start piece-2 with 2 running',
-      // piece-2 (5 ms) ended while piece-1 (30 ms) ran; piece-3 waits for piece-1 to be counted
-      'start piece-3 with 1 running',
-      'start piece-4 with 2 running',
-    ]);
+    const finish = async (id: string): Promise<void> => {
+      await settled();
+      (finishers.get(id) as () => void)();
+      await settled();
+    };
+    await settled();
+    expect(log).toEqual(['start piece-0 with 1 running']);
+    await finish('piece-0');
+    expect(log.slice(1)).toEqual(['start piece-1 with 1 running', 'start piece-2 with 2 running']);
+    // piece-2 ends first; piece-3 waits until piece-1, before it in the file, is counted
+    await finish('piece-2');
+    expect(log).toHaveLength(3);
+    await finish('piece-1');
+    expect(log.slice(3)).toEqual(['start piece-3 with 1 running', 'start piece-4 with 2 running']);
+    await finish('piece-4');
+    await finish('piece-3');
+    const tally = await tallied;
     expect(piecesInFlight).toBe(2);
     expect(tally).toMatchObject({ ingested: 45, rejected: 5, bytes: 500, format: 'ndjson' });
     expect(tally.errors.map((e) => e.line)).toEqual([3, 13, 23, 33, 43]);
