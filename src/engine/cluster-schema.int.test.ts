@@ -1,7 +1,8 @@
 import { queryAsync } from 'chdb';
 import { describe, expect, it } from 'vitest';
 import { sqlString } from '../core/index.js';
-import { createSchemaStatements, mutationTarget, schemaMigrations } from './schema.js';
+import { createSchemaStatements, mutationTarget } from './schema.js';
+import { schemaMigrations } from './schema-migrations.js';
 
 // No ClickHouse cluster runs here (docs/scale-out.md says what ran and what did not): the
 // cluster DDL is checked by its golden file and, here, by ClickHouse's own parser in chDB.

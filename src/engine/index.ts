@@ -7,6 +7,7 @@ export type * from './engine.js';
 export { adhocWorkload } from './engine.js';
 export { catalogDaysExact } from './catalog-days.js';
 export { timeExtentsOf } from './time-extents.js';
-export { createSchemaStatements, createVersionTableStatement, schemaMigrations, schemaVersion, type SchemaMigration, type SchemaOptions } from './schema.js';
+export { createSchemaStatements, createVersionTableStatement, schemaVersion, type SchemaOptions } from './schema.js';
+export { schemaMigrations, type SchemaMigration } from './schema-migrations.js';
 export { isRowDataError } from './to-engine-error.js';
 export { encodeEventHead, encodeEventRow } from './encode-event-row.js';

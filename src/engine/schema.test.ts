@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createSchemaStatements, createVersionTableStatement, mutationTarget, schemaMigrations, schemaVersion } from './schema.js';
+import { createSchemaStatements, createVersionTableStatement, mutationTarget, schemaVersion } from './schema.js';
+import { schemaMigrations } from './schema-migrations.js';
 
 describe('schema template', () => {
   it('renders the single-node schema: version table, logs, catalog (written by ingest), minute counts and their view, extents, lookup rows, field maps', () => {

@@ -49,7 +49,8 @@ const versionTableTemplate = `CREATE TABLE IF NOT EXISTS vigil_schema{{onCluster
   applied_at DateTime DEFAULT now()
 ) ENGINE = {{mergeTree}} ORDER BY version`;
 
-const logsLayoutSettings = 'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1';
+export const logsLayoutSettings =
+  'min_bytes_for_wide_part = 10485760, min_level_for_wide_part = 1, min_age_to_force_merge_seconds = 3600, min_age_to_force_merge_on_partition_only = 1';
 
 // The rest maps (v11) are written by merges in 16 buckets by key hash, so reading one path
 // (`rest_s['CommandLine']`) decodes a sixteenth of the map's values, not all of them. Measured on
@@ -58,7 +59,7 @@ const logsLayoutSettings = 'min_bytes_for_wide_part = 10485760, min_level_for_wi
 // week 13.3-15.1 -> 16.7 s (64 buckets: 26-28 s). Parts written by inserts keep the plain layout,
 // which costs inserts nothing; only a read of whole maps is slower (which no query issues).
 // map_buckets_min_avg_size = 0: the maps hold 2.6 paths per event on average, below the default 32.
-const restMapSettings =
+export const restMapSettings =
   "map_serialization_version = 'with_buckets', map_serialization_version_for_zero_level_parts = 'basic', map_buckets_strategy = 'constant', max_buckets_in_map = 16, map_buckets_min_avg_size = 0";
 
 // Every merge that writes a wide part writes it column by column (v12): a merge of six parts
@@ -67,7 +68,7 @@ const restMapSettings =
 // is CPU: a merge of 79 k Windows events cost 1.2-1.5x as much (docs/engine.md "Merges column
 // by column"). The default waits for 131,072 rows, which most merges during an ingest never
 // reach.
-const mergeAlgorithmSettings = 'vertical_merge_algorithm_min_rows_to_activate = 1';
+export const mergeAlgorithmSettings = 'vertical_merge_algorithm_min_rows_to_activate = 1';
 
 // A returned event is read from its compression block: with the default 1 MiB blocks, returning
 // the 8 events of a rare word decompressed 8 MiB of raw (6.7 of 19.5 ms). 256 KiB blocks cut that
@@ -77,7 +78,7 @@ const mergeAlgorithmSettings = 'vertical_merge_algorithm_min_rows_to_activate = 
 // events scattered over 5.25 M) read its raw in 39 ms instead of 65, for raw 1.9x as large on
 // disk (668 MB instead of 352 MB; all of logs 2.16 GB instead of 1.86 GB, 0.28 bytes on disk
 // per raw byte instead of 0.24). Ingest took the same CPU time with either codec (docs/engine.md).
-const rawColumn = 'raw String CODEC(LZ4) SETTINGS (min_compress_block_size = 16384, max_compress_block_size = 262144)';
+export const rawColumn = 'raw String CODEC(LZ4) SETTINGS (min_compress_block_size = 16384, max_compress_block_size = 262144)';
 
 // What queries read in bulk is compressed with LZ4, which decodes several times faster than
 // ZSTD(1) (measured on 5.25 M events, chDB 26.7, 2 cores): summing every ts took 33 ms instead
@@ -86,7 +87,7 @@ const rawColumn = 'raw String CODEC(LZ4) SETTINGS (min_compress_block_size = 163
 // per 870 k events. ts and seq are read by every time bound and every sort; search_text and
 // attrs by every filter. The cost is disk: ts +50 %, search_text and attrs about twice their
 // ZSTD size.
-const fastColumnCodecs = {
+export const fastColumnCodecs = {
   ts: 'CODEC(Delta, LZ4)',
   seq: 'CODEC(Delta, LZ4)',
   search_text: 'CODEC(LZ4)',
@@ -137,15 +138,15 @@ export const fieldLayoutColumns: readonly (readonly [string, string])[] = [
   ...slotColumns,
 ];
 
-const fieldLayoutColumnDdl = fieldLayoutColumns.map(([name, type]) => `${name} ${type} ${name === 'field_map' ? 'CODEC(Delta, LZ4)' : 'CODEC(LZ4)'}`);
+export const fieldLayoutColumnDdl = fieldLayoutColumns.map(([name, type]) => `${name} ${type} ${name === 'field_map' ? 'CODEC(Delta, LZ4)' : 'CODEC(LZ4)'}`);
 
-const fieldPathsIndex = 'INDEX field_paths_idx field_paths TYPE text(tokenizer = array)';
+export const fieldPathsIndex = 'INDEX field_paths_idx field_paths TYPE text(tokenizer = array)';
 
 // field_maps: each index's (and source type's) field → slot maps. A map id is a lineage (high 48
 // bits) and a version (low 16): versions of one lineage only add slots, so a field keeps its slot
 // from the version that promoted it on. Written before the events that use it; a row with map 0
 // is a legacy one (schema v9 and before: its columns are in the JSON column attrs).
-const fieldMapsTable = `CREATE TABLE IF NOT EXISTS field_maps{{onCluster}} (
+export const fieldMapsTable = `CREATE TABLE IF NOT EXISTS field_maps{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
   source_type LowCardinality(String),
@@ -156,9 +157,9 @@ const fieldMapsTable = `CREATE TABLE IF NOT EXISTS field_maps{{onCluster}} (
 ORDER BY (tenant, idx, map_id, path)
 SETTINGS fsync_after_insert = 1, fsync_part_directory = 1`;
 
-const searchWordsIndex = `INDEX search_words ${searchWordsExpression} TYPE text(tokenizer = splitByNonAlpha)`;
+export const searchWordsIndex = `INDEX search_words ${searchWordsExpression} TYPE text(tokenizer = splitByNonAlpha)`;
 
-const eventMinutesTable = `CREATE TABLE IF NOT EXISTS event_minutes{{onCluster}} (
+export const eventMinutesTable = `CREATE TABLE IF NOT EXISTS event_minutes{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
   minute DateTime('UTC'),
@@ -166,7 +167,7 @@ const eventMinutesTable = `CREATE TABLE IF NOT EXISTS event_minutes{{onCluster}}
 ) ENGINE = {{summingMergeTree}}
 ORDER BY (tenant, idx, minute)`;
 
-const eventMinutesView = `CREATE MATERIALIZED VIEW IF NOT EXISTS event_minutes_mv{{onCluster}} TO event_minutes AS
+export const eventMinutesView = `CREATE MATERIALIZED VIEW IF NOT EXISTS event_minutes_mv{{onCluster}} TO event_minutes AS
 SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows
 FROM logs
 GROUP BY tenant, idx, minute`;
@@ -174,7 +175,7 @@ GROUP BY tenant, idx, minute`;
 // time_extents: per (tenant, index), a span holding every event time written (time-extents.ts).
 // Each insert adds its batch's row before writing the events; merges keep one row per index.
 // fsync like logs, so the row is on disk before the events it covers are.
-const timeExtentsTable = `CREATE TABLE IF NOT EXISTS time_extents{{onCluster}} (
+export const timeExtentsTable = `CREATE TABLE IF NOT EXISTS time_extents{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
   min_ts SimpleAggregateFunction(min, DateTime64(9, 'UTC')),
@@ -183,7 +184,7 @@ const timeExtentsTable = `CREATE TABLE IF NOT EXISTS time_extents{{onCluster}} (
 ORDER BY (tenant, idx)
 SETTINGS fsync_after_insert = 1, fsync_part_directory = 1`;
 
-const tablesTemplate = [
+export const tablesTemplate = [
   `CREATE TABLE IF NOT EXISTS logs{{onCluster}} (
   tenant LowCardinality(String),
   idx LowCardinality(String),
@@ -231,7 +232,8 @@ export function mutationTarget(table: string, options: SchemaOptions): string {
   return options.cluster === undefined ? table : `${table}_local ON CLUSTER ${sqlIdentifier(options.cluster)}`;
 }
 
-function renderAll(statements: readonly string[], options: SchemaOptions): string[] {
+/** Renders statements for `options`: each becomes its cluster form when a cluster is named. */
+export function renderAll(statements: readonly string[], options: SchemaOptions): string[] {
   return statements.flatMap((statement) => {
     const rendered = render(statement, options);
     return options.cluster === undefined ? [rendered] : clusterStatements(rendered, options.cluster);
@@ -278,131 +280,4 @@ function clusterStatements(statement: string, cluster: string): string[] {
     return [statement.replace(/ TO (\w+) AS\n/, ' TO $1_local AS\n').replace(/\nFROM (\w+)\n/, '\nFROM $1_local\n')];
   }
   return [statement.replace(/^(ALTER TABLE|TRUNCATE TABLE IF EXISTS) (\w+) ON CLUSTER /, '$1 $2_local ON CLUSTER ')];
-}
-
-/** One step of the schema history; statements must be idempotent (a crash may repeat them). */
-export interface SchemaMigration {
-  readonly version: number;
-  readonly statements: readonly string[];
-}
-
-/** Every schema step this build knows, oldest first. */
-export function schemaMigrations(options: SchemaOptions = {}): SchemaMigration[] {
-  return [
-    { version: 1, statements: renderAll(tablesTemplate, options) },
-    // v1 stores indexed the raw JSON text; free text now runs on search_text. Rows written by v1
-    // keep an empty search_text (pre-release data: re-ingest to make it free-text searchable).
-    {
-      version: 2,
-      statements: renderAll(
-        [
-          'ALTER TABLE logs{{onCluster}} ADD COLUMN IF NOT EXISTS search_text String CODEC(ZSTD(1)) AFTER raw',
-          'ALTER TABLE logs{{onCluster}} ADD INDEX IF NOT EXISTS search_txt lower(search_text) TYPE text(tokenizer = splitByNonAlpha)',
-          'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS raw_txt',
-        ],
-        options,
-      ),
-    },
-    // v3 counts events per minute for slice planning (emptied and refilled from logs, so a step
-    // repeated after a crash counts every event once: migrations run before any insert), and
-    // makes merged parts wide.
-    {
-      version: 3,
-      statements: renderAll(
-        [
-          `ALTER TABLE logs{{onCluster}} MODIFY SETTING ${logsLayoutSettings}`,
-          eventMinutesTable,
-          'TRUNCATE TABLE IF EXISTS event_minutes{{onCluster}}',
-          eventMinutesView,
-          `INSERT INTO event_minutes SELECT tenant, idx, toStartOfMinute(toDateTime(ts, 'UTC')) AS minute, count() AS rows FROM logs GROUP BY tenant, idx, minute`,
-        ],
-        options,
-      ),
-    },
-    // v4 replaces search_txt (splitByNonAlpha words, which split at `_`) by search_words (the
-    // language's words). The index of stored parts is built by a background mutation, not
-    // waited for (chDB waits by default: about 40 s per 5 M events before the server could
-    // start); until a part has it, the engine evaluates the same expression row by row, with
-    // the same result. search_txt goes first: dropping it after would wait for the build.
-    {
-      version: 4,
-      statements: renderAll(
-        [
-          'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS search_txt SETTINGS mutations_sync = 0',
-          `ALTER TABLE logs{{onCluster}} ADD ${searchWordsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
-          'ALTER TABLE logs{{onCluster}} MATERIALIZE INDEX search_words SETTINGS mutations_sync = 0',
-        ],
-        options,
-      ),
-    },
-    // v5 writes raw in smaller compression blocks. A column setting: parts written from now on
-    // (inserts, merges) use it; stored parts keep their blocks until merged.
-    { version: 5, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`], options) },
-    // v6 decodes what queries read in bulk faster (fastColumnCodecs). A codec change only: parts
-    // written from now on use it, stored parts keep theirs until merged (no mutation runs).
-    // IF EXISTS: a store created at v10 has no attrs, and steps may run again on a newer shape.
-    {
-      version: 6,
-      statements: renderAll(
-        [
-          `ALTER TABLE logs{{onCluster}} ${Object.entries(fastColumnCodecs)
-            .map(([column, codec]) => `MODIFY COLUMN IF EXISTS ${column} ${codec}`)
-            .join(', ')}`,
-        ],
-        options,
-      ),
-    },
-    // v7 keeps each index's time extents, filled here from the stored events (min and max: a
-    // step repeated after a crash adds the same extents again; migrations run before any insert).
-    // Over nanoseconds, as TableOperations.writtenTimeSpans explains.
-    {
-      version: 7,
-      statements: renderAll(
-        [
-          timeExtentsTable,
-          `INSERT INTO time_extents SELECT tenant, idx, fromUnixTimestamp64Nano(min(toUnixTimestamp64Nano(ts)), 'UTC'), fromUnixTimestamp64Nano(max(toUnixTimestamp64Nano(ts)), 'UTC')
-FROM logs GROUP BY tenant, idx`,
-        ],
-        options,
-      ),
-    },
-    // v8 compresses raw with LZ4 (rawColumn). A codec change only, like v5 and v6: stored parts
-    // keep ZSTD until merged.
-    { version: 8, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY COLUMN ${rawColumn}`], options) },
-    // v9 holds the rows of lookup tables (lookup-rows.ts).
-    { version: 9, statements: renderAll([lookupRowsTable], options) },
-    // v10 stores columns in typed slots and the rest maps instead of the JSON column attrs, and
-    // ingest writes the field catalog itself (docs/engine.md, "Typed slots"). Stored rows keep
-    // their attrs and read as map 0 (a marker row per index holding events) until retention
-    // deletes them; new rows leave attrs empty. The attrs_paths index goes (new rows would pay
-    // for it), so `col: *` on stored rows reads attrs without a prefilter.
-    {
-      version: 10,
-      statements: [
-        ...renderAll(
-          [
-            `ALTER TABLE logs{{onCluster}} ${fieldLayoutColumnDdl.map((column) => `ADD COLUMN IF NOT EXISTS ${column}`).join(', ')}`,
-            `ALTER TABLE logs{{onCluster}} ADD ${fieldPathsIndex.replace('INDEX ', 'INDEX IF NOT EXISTS ')}`,
-            'ALTER TABLE logs{{onCluster}} DROP INDEX IF EXISTS attrs_paths SETTINGS mutations_sync = 0',
-            'DROP VIEW IF EXISTS field_catalog_mv{{onCluster}}',
-            fieldMapsTable,
-          ],
-          options,
-        ),
-        // On a cluster the ALTERs above act on logs_local; the Distributed logs over it needs the
-        // columns too (no codecs there: it stores nothing), before the statement below reads them.
-        ...(options.cluster === undefined
-          ? []
-          : [`ALTER TABLE logs ON CLUSTER ${sqlIdentifier(options.cluster)} ${fieldLayoutColumns.map(([name, type]) => `ADD COLUMN IF NOT EXISTS ${name} ${type}`).join(', ')}`]),
-        // The indexes holding rows of map 0: every row stored before (a column added with a
-        // default is not written, so this reads no stored column but tenant and idx).
-        ...renderAll([`INSERT INTO field_maps SELECT DISTINCT tenant, idx, '', 0, '', ${noSlot} FROM logs WHERE field_map = 0`], options),
-      ],
-    },
-    // v11 writes the rest maps in buckets (restMapSettings): merges apply it to the parts they
-    // write, so stored parts change as they merge, with no rewrite here.
-    { version: 11, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY SETTING ${restMapSettings}`], options) },
-    // v12 merges column by column (mergeAlgorithmSettings): a setting only, for merges to come.
-    { version: 12, statements: renderAll([`ALTER TABLE logs{{onCluster}} MODIFY SETTING ${mergeAlgorithmSettings}`], options) },
-  ];
 }

@@ -1,6 +1,7 @@
 import { EngineError, type Logger } from '../core/index.js';
 import type { EngineQueryOptions, EngineQueryResult, EngineStorageStats, FieldInfo, IndexStorageStats, SequenceRange, TenantIndex, TimeExtent, TimeSpan } from './engine.js';
-import { createVersionTableStatement, mutationTarget, schemaMigrations, type SchemaOptions } from './schema.js';
+import { createVersionTableStatement, mutationTarget, type SchemaOptions } from './schema.js';
+import { schemaMigrations } from './schema-migrations.js';
 import { catalogDaysExact } from './catalog-days.js';
 import type { CatalogRow } from './lineage-paths.js';
 import type { FieldMapRow } from './field-maps.js';
