@@ -53,13 +53,18 @@ export class BinaryWriter {
 
   /** Bytes already encoded (a `binaryString`), copied as they are. */
   raw(bytes: Uint8Array): void {
-    const length = bytes.length;
+    this.range(bytes, 0, bytes.length);
+  }
+
+  /** Bytes `[start, end)` of `bytes`, already encoded (an event's field values), copied as they are. */
+  range(bytes: Uint8Array, start: number, end: number): void {
+    const length = end - start;
     this.reserve(length);
     const buffer = this.buffer;
-    const start = this.offset;
-    if (length <= 32) for (let i = 0; i < length; i++) buffer[start + i] = bytes[i] as number;
-    else buffer.set(bytes, start);
-    this.offset = start + length;
+    const to = this.offset;
+    if (length <= 32) for (let i = 0; i < length; i++) buffer[to + i] = bytes[start + i] as number;
+    else buffer.set(bytes.subarray(start, end), to);
+    this.offset = to + length;
   }
 
   /**

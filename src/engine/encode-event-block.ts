@@ -6,22 +6,14 @@
  */
 import type { EncodedEventRow } from './engine.js';
 import { eventInsertColumns } from './encode-event-row.js';
-import {
-  catalogRows,
-  enterDay,
-  float64Type,
-  int64Type,
-  lineageIn,
-  nullType,
-  stringType,
-  type BatchLineage,
-  type CatalogRow,
-  type LineagePaths,
-  type RowMap,
-} from './lineage-paths.js';
+import { catalogRows, enterDay, lineageIn, nullType, stringType, type BatchLineage, type CatalogRow, type LineagePaths, type PathEntry, type RowMap } from './lineage-paths.js';
 import { ArrayOffsets, bytesOf, nativeBlockStart, nativeColumnStart, NullableFloat64Column, NullableStringColumn } from './native-columns.js';
 import { BinaryWriter } from './binary-writer.js';
+import { EventFieldsReader, type FieldPathIds } from './encode-event-fields.js';
 import { numberSlotCount, stringSlotCount } from './schema.js';
+
+// One reader for every row of every batch: it holds nothing once a row is read.
+const reader = new EventFieldsReader();
 
 /** A batch as byte chunks to write one after another (one Native block), and the catalog rows it adds. */
 export interface EncodedBatch {
@@ -59,6 +51,10 @@ export class EventBlockEncoder {
     const fields = new FieldColumns(rowCount);
     const inBatch = new Map<RowMap, BatchLineage>();
     let last: BatchLineage | null = null;
+    // The lineage's entry of each path id of the rows' writer, resolved on the id's first row.
+    let lastPaths: FieldPathIds | null = null;
+    let lastLineage: BatchLineage | null = null;
+    let entries: (PathEntry | undefined)[] = [];
     for (let r = 0; r < rowCount; r++) {
       const row = encoded[r] as EncodedEventRow;
       const event = row.event;
@@ -74,37 +70,35 @@ export class EventBlockEncoder {
       let pathCount = 0;
       let restStrings = 0;
       let restNumbers = 0;
-      const attrs = event.attrs;
-      for (const path in attrs) {
-        const entry = paths.entry(path);
+      if (row.paths !== lastPaths || lineage !== lastLineage) {
+        lastPaths = row.paths;
+        lastLineage = lineage;
+        entries = entriesOf(lineage, row.paths);
+      }
+      const bytes = row.fields;
+      reader.reset(bytes);
+      const field = reader.field;
+      while (reader.next()) {
+        const entry = (entries[field.id] ??= paths.entry(row.paths.paths[field.id] ?? ''));
         fields.paths.raw(entry.key);
         pathCount++;
-        const value = attrs[path] as string | number;
-        let type: number;
-        if (typeof value === 'string') {
-          type = stringType;
-          if (entry.stringSlot >= 0) fields.stringSlot(entry.stringSlot).set(r, value);
+        const type = field.type;
+        if (type === stringType) {
+          if (entry.stringSlot >= 0) fields.stringSlot(entry.stringSlot).setBytes(r, bytes, field.start, field.end);
           else {
             fields.restStringKeys.raw(entry.key);
-            fields.restStringValues.string(value);
+            fields.restStringValues.range(bytes, field.start, field.end);
             restStrings++;
           }
-        } else {
-          type = Number.isSafeInteger(value) ? int64Type : float64Type;
-          if (entry.numberSlot >= 0) fields.numberSlot(entry.numberSlot).set(r, value);
+        } else if (type !== nullType) {
+          if (entry.numberSlot >= 0) fields.numberSlot(entry.numberSlot).setBytes(r, bytes, field.start);
           else {
             fields.restNumberKeys.raw(entry.key);
-            fields.restNumberValues.float64(value);
+            fields.restNumberValues.range(bytes, field.start, field.end);
             restNumbers++;
           }
         }
         entry.count(batch, touched, dayBase + type);
-      }
-      for (const path of event.nullPaths) {
-        const entry = paths.entry(path);
-        fields.paths.raw(entry.key);
-        pathCount++;
-        entry.count(batch, touched, dayBase + nullType);
       }
       fields.endRow(r, pathCount, restStrings, restNumbers);
     }
@@ -113,6 +107,13 @@ export class EventBlockEncoder {
     for (const [name] of eventInsertColumns) chunks.push(columnStarts.get(name) as Uint8Array, ...(data.get(name) as Uint8Array[]));
     return { chunks, catalog: catalogRows(inBatch.values()) };
   }
+}
+
+/** The lineage's entry of each path id of one writer of the batch's rows, filled as ids are met. */
+function entriesOf(lineage: BatchLineage, paths: FieldPathIds): (PathEntry | undefined)[] {
+  let entries = lineage.entriesByWriter.get(paths);
+  if (entries === undefined) lineage.entriesByWriter.set(paths, (entries = []));
+  return entries;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeEventHead, encodeEventRow } from './encode-event-row.js';
+import { FieldPathIds } from './encode-event-fields.js';
 import type { EventRowInput } from './engine.js';
 
 const row: EventRowInput = {
@@ -62,9 +63,12 @@ describe('encodeEventHead', () => {
 });
 
 describe('encodeEventRow', () => {
-  it('keeps of the event only what the insert writes after the head: not its text, which the head holds', () => {
-    const encoded = encodeEventRow(row);
+  it('keeps of the event its head, its fields with their path ids, and where it goes: not its text or its object', () => {
+    const paths = new FieldPathIds();
+    const encoded = encodeEventRow(row, paths);
     expect(decode(encoded.head)).toMatchObject({ raw: row.rawJson, search_text: row.searchText, ts_field: 'eventTime' });
-    expect(encoded.event).toEqual({ tenant: 'acme', indexId: 'main', sourceType: 'aws:cloudtrail', tsNs: row.tsNs, seq: 42n, attrs: row.attrs, nullPaths: ['a.b'] });
+    expect(encoded.paths).toBe(paths);
+    expect(paths.paths).toEqual(['eventTime', 'a.b']);
+    expect(encoded.event).toEqual({ tenant: 'acme', indexId: 'main', sourceType: 'aws:cloudtrail', tsNs: row.tsNs, seq: 42n });
   });
 });

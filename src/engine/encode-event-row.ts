@@ -1,4 +1,5 @@
-import type { EncodedEventRow, EventFieldsInput, EventHeadInput, EventRowInput } from './engine.js';
+import type { EncodedEventRow, EventHeadInput, EventRowInput } from './engine.js';
+import { encodeEventFields, FieldPathIds } from './encode-event-fields.js';
 import { BinaryWriter } from './binary-writer.js';
 import { RowSlabs } from './row-slabs.js';
 import { fieldLayoutColumns } from './schema.js';
@@ -48,15 +49,14 @@ export function encodeEventHead(row: EventHeadInput): Uint8Array {
   return slabs.copy(writer.bytes()); // a copy: the writer's buffer is the next row's
 }
 
-/** One whole event for `insertEvents`: its head, and only what the insert writes after it (not its text). */
-export function encodeEventRow(row: EventRowInput): EncodedEventRow {
-  return { head: encodeEventHead(row), event: eventFieldsOf(row) };
-}
-
-/** The fields an insert writes after an event's head. */
-function eventFieldsOf(row: EventFieldsInput): EventFieldsInput {
-  const { tenant, indexId, sourceType, tsNs, seq, attrs, nullPaths } = row;
-  return { tenant, indexId, sourceType, tsNs, seq, attrs, nullPaths };
+/**
+ * One whole event for `insertEvents`: its head, its fields with ids from `paths`, and where it
+ * goes. Ingest encodes the parts as it reads each event; this is for writers of whole events
+ * (fixtures, benchmarks).
+ */
+export function encodeEventRow(row: EventRowInput, paths = new FieldPathIds()): EncodedEventRow {
+  const { tenant, indexId, sourceType, tsNs, seq } = row;
+  return { head: encodeEventHead(row), fields: encodeEventFields(row, paths), paths, event: { tenant, indexId, sourceType, tsNs, seq } };
 }
 
 /** Insert settings that encoded rows need, shared by every adapter. */

@@ -3,6 +3,7 @@
  * (a server or cluster). Both run the same SQL against tables `logs` and `field_catalog`.
  */
 import type { StoredLayout } from '../core/index.js';
+import type { FieldPathIds } from './encode-event-fields.js';
 
 /** A stored value (D3): strings, and numbers (integers beyond 2^53 arrive as strings). */
 export type StoredValue = string | number;
@@ -27,10 +28,10 @@ export interface EventHeadInput {
 }
 
 /**
- * What `insertEvents` writes of an event besides its head: its lineage and time, its sequence
- * number, given per batch, and its field columns, which need the batch's field maps.
+ * Where `insertEvents` writes an event: its lineage and time, and its sequence number, given
+ * per batch.
  */
-export interface EventFieldsInput {
+export interface EventPlaceInput {
   readonly tenant: string;
   readonly indexId: string;
   readonly sourceType: string;
@@ -38,6 +39,10 @@ export interface EventFieldsInput {
   readonly tsNs: bigint;
   /** Unique within the tenant; with tsNs it is the event's stable `row_id` {t, s}. */
   readonly seq: bigint;
+}
+
+/** An event's fields, which `encodeEventFields` encodes as ingest reads the event. */
+export interface EventFieldsInput {
   /**
    * The flattened event (query-language D3): path → string or number, in the event's order.
    * Stored in typed slots and the rest maps (docs/engine.md, "Typed slots").
@@ -48,7 +53,7 @@ export interface EventFieldsInput {
 }
 
 /** One event ready to be written, already flattened and timestamped by ingest. */
-export interface EventRowInput extends EventHeadInput, EventFieldsInput {}
+export interface EventRowInput extends EventHeadInput, EventPlaceInput, EventFieldsInput {}
 
 /** Event times from `minTsNs` to `maxTsNs`, both included, in nanoseconds since the epoch. */
 export interface TimeSpan {
@@ -75,13 +80,16 @@ export interface TimeExtent extends TimeSpan {
 }
 
 /**
- * One event as `insertEvents` takes it: its head (`encodeEventHead`), opaque to callers, and
- * what the insert writes after it, whose field columns are encoded once the batch's field maps
- * are known (a map may be promoted by the batch).
+ * One event as `insertEvents` takes it: its head (`encodeEventHead`) and fields
+ * (`encodeEventFields`), opaque to callers, and where it goes. The fields are placed in columns
+ * once the batch's field maps are known (a map may be promoted by the batch).
  */
 export interface EncodedEventRow {
   readonly head: Uint8Array;
-  readonly event: EventFieldsInput;
+  readonly fields: Uint8Array;
+  /** The ids the fields' paths were encoded with. */
+  readonly paths: FieldPathIds;
+  readonly event: EventPlaceInput;
 }
 
 /**
@@ -201,6 +209,11 @@ export interface Engine {
    * builds batches of these (`encodeEventRow` makes a whole row of an event at once).
    */
   encodeEventHead(row: EventHeadInput): Uint8Array;
+  /**
+   * Serializes an event's fields, which need no field map either, with path ids from `paths`
+   * (one per writer of events: an ingest).
+   */
+  encodeEventFields(fields: EventFieldsInput, paths: FieldPathIds): Uint8Array;
   /**
    * Writes encoded rows durably (fsync) before resolving. One call is one atomic insert of the
    * rows; the batch's time extents and field catalog rows are recorded first

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EventRowInput } from './engine.js';
+import type { EncodedEventRow, EventRowInput } from './engine.js';
+import { encodeEventRow } from './encode-event-row.js';
 import { FieldMapStore, type FieldMapTable } from './field-map-store.js';
 import type { FieldMapRow } from './field-maps.js';
 
@@ -19,8 +20,9 @@ function memoryTable(): FieldMapTable & { reads: number; rows: FieldMapRow[] } {
   return table;
 }
 
-function row(attrs: Record<string, string | number>): EventRowInput {
-  return { tenant: 't', indexId: 'i', tsNs: 1n, seq: 1n, sourceType: 'test', tsField: '', rawJson: '{}', attrs } as EventRowInput;
+function row(attrs: Record<string, string | number>): EncodedEventRow {
+  const event: EventRowInput = { tenant: 't', indexId: 'i', tsNs: 1n, seq: 1n, sourceType: 'test', tsField: '', rawJson: '{}', searchText: '', attrs, nullPaths: [] };
+  return encodeEventRow(event);
 }
 
 describe('FieldMapStore.layout', () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock, type StoredLayout } from '../core/index.js';
-import type { EventFieldsInput } from './engine.js';
-import type { CatalogRow, RowMap } from './lineage-paths.js';
+import type { EncodedEventRow } from './engine.js';
+import { EventFieldsReader } from './encode-event-fields.js';
+import { nullType, stringType, type CatalogRow, type RowMap } from './lineage-paths.js';
 import { fieldLayoutOf, firstMapId, nextMapId, noSlots, promote, versionsOf, type FieldMapRow, type SlotMap } from './field-maps.js';
 import { noSlot } from './schema.js';
 
@@ -82,7 +83,7 @@ export class FieldMapStore {
    * The map each row is written with. A lineage new to the store gets its first version written
    * here, with the fields its first batch holds often enough already in slots.
    */
-  mapsFor(rows: readonly EventFieldsInput[]): Promise<BatchMaps> {
+  mapsFor(rows: readonly EncodedEventRow[]): Promise<BatchMaps> {
     return this.serially(() => this.assignMaps(rows));
   }
 
@@ -126,14 +127,15 @@ export class FieldMapStore {
     return result;
   }
 
-  private async assignMaps(rows: readonly EventFieldsInput[]): Promise<BatchMaps> {
+  private async assignMaps(rows: readonly EncodedEventRow[]): Promise<BatchMaps> {
     const maps = new Array<RowMap>(rows.length);
     const lineages = new Map<Lineage, number>();
-    const unwritten = new Map<Lineage, EventFieldsInput[]>();
-    let previous: EventFieldsInput | null = null;
+    const unwritten = new Map<Lineage, EncodedEventRow[]>();
+    let previous: EncodedEventRow['event'] | null = null;
     let lineage: Lineage | null = null;
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as EventFieldsInput;
+      const encoded = rows[i] as EncodedEventRow;
+      const row = encoded.event;
       if (previous === null || row.tenant !== previous.tenant || row.indexId !== previous.indexId || row.sourceType !== previous.sourceType) {
         lineage = await this.lineageOf(row.tenant, row.indexId, row.sourceType);
       }
@@ -142,16 +144,21 @@ export class FieldMapStore {
       lineages.set(current, (lineages.get(current) ?? 0) + 1);
       if (!current.written) {
         const first = unwritten.get(current);
-        if (first === undefined) unwritten.set(current, [row]);
-        else first.push(row);
+        if (first === undefined) unwritten.set(current, [encoded]);
+        else first.push(encoded);
       }
     }
     // A new lineage's first version holds the fields its first batch has often enough.
     for (const [fresh, firstRows] of unwritten) {
       const counts = { strings: new Map<string, number>(), numbers: new Map<string, number>() };
+      const reader = new EventFieldsReader();
       for (const row of firstRows) {
-        for (const path in row.attrs) {
-          const kind = typeof row.attrs[path] === 'string' ? counts.strings : counts.numbers;
+        reader.reset(row.fields);
+        while (reader.next()) {
+          const { id, type } = reader.field;
+          if (type === nullType) continue;
+          const path = row.paths.paths[id] ?? '';
+          const kind = type === stringType ? counts.strings : counts.numbers;
           kind.set(path, (kind.get(path) ?? 0) + 1);
         }
       }
@@ -160,7 +167,7 @@ export class FieldMapStore {
     // Maps are read after the writes: a version written above replaced its lineage's map.
     previous = null;
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as EventFieldsInput;
+      const row = (rows[i] as EncodedEventRow).event;
       if (previous === null || row.tenant !== previous.tenant || row.indexId !== previous.indexId || row.sourceType !== previous.sourceType) {
         lineage = this.lineages.get(lineageKey(row.tenant, row.indexId, row.sourceType)) as Lineage;
       }

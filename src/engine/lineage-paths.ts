@@ -99,6 +99,8 @@ export interface BatchLineage {
   readonly paths: LineagePaths;
   readonly days: bigint[];
   readonly touched: PathEntry[];
+  /** Per writer of the batch's rows (its `FieldPathIds`), the entry of each path id met. */
+  readonly entriesByWriter: Map<object, (PathEntry | undefined)[]>;
   /** The day of the last row seen: [start, end) in nanoseconds and its index in `days`. */
   dayStart: bigint;
   dayEnd: bigint;
@@ -121,6 +123,7 @@ export function lineageIn(inBatch: Map<RowMap, BatchLineage>, lineages: Map<stri
     paths,
     days: [],
     touched: [],
+    entriesByWriter: new Map(),
     dayStart: 0n,
     dayEnd: 0n,
     day: -1,

@@ -35,6 +35,18 @@ const row: fc.Arbitrary<Row> = fc.record({
   m: fc.uniqueArray(fc.tuple(text, text), { maxLength: 4, selector: ([key]) => key }),
 });
 
+function stringBytes(text: string): Uint8Array {
+  const writer = new BinaryWriter(16);
+  writer.string(text);
+  return Uint8Array.from(writer.bytes());
+}
+
+function doubleBytes(value: number): Uint8Array {
+  const bytes = Buffer.alloc(8);
+  bytes.writeDoubleLE(value);
+  return bytes;
+}
+
 /** One block of the rows: s Nullable(String), n Nullable(Float64), m Map(String, Nullable(String)). */
 function block(rows: readonly Row[]): Buffer {
   const s = new NullableStringColumn(rows.length);
@@ -43,8 +55,11 @@ function block(rows: readonly Row[]): Buffer {
   const keys = new BinaryWriter(64);
   const values = new BinaryWriter(64);
   rows.forEach((r, i) => {
-    if (r.s !== null) s.set(i, r.s);
-    if (r.n !== null) n.set(i, r.n);
+    if (r.s !== null) {
+      const value = stringBytes(r.s);
+      s.setBytes(i, value, 0, value.length);
+    }
+    if (r.n !== null) n.setBytes(i, doubleBytes(r.n), 0);
     for (const [key, value] of r.m) {
       keys.string(key);
       values.string(value);
@@ -91,8 +106,9 @@ describe('Native column builders against the engine', () => {
 
   it('refuse a value for a row before the last one given: a slot holds one value per row', () => {
     const column = new NullableStringColumn(3);
-    column.set(1, 'b');
-    expect(() => column.set(1, 'again')).toThrow(/given row 1 after row 1/);
-    expect(() => column.set(0, 'a')).toThrow(/given row 0 after row 1/);
+    const value = stringBytes('b');
+    column.setBytes(1, value, 0, value.length);
+    expect(() => column.setBytes(1, value, 0, value.length)).toThrow(/given row 1 after row 1/);
+    expect(() => column.setBytes(0, value, 0, value.length)).toThrow(/given row 0 after row 1/);
   });
 });

@@ -46,11 +46,12 @@ export class NullableStringColumn {
     this.nulls = new Uint8Array(rows).fill(1);
   }
 
-  set(row: number, value: string): void {
+  /** Gives `row` a value: a String's bytes (its length, then its UTF-8), `[start, end)` of `bytes`. */
+  setBytes(row: number, bytes: Uint8Array, start: number, end: number): void {
     // eslint-disable-next-line no-restricted-syntax -- internal invariant: a map gives a path one slot, a row one value per slot
     if (row < this.next) throw new Error(`a Nullable(String) column was given row ${row} after row ${this.next - 1}`);
     this.values.zeros(row - this.next);
-    this.values.string(value);
+    this.values.range(bytes, start, end);
     this.nulls[row] = 0;
     this.next = row + 1;
   }
@@ -66,15 +67,20 @@ export class NullableStringColumn {
 /** A Nullable(Float64) column: a null map, then a double per row (0 under a null). */
 export class NullableFloat64Column {
   private readonly values: Float64Array;
+  private readonly valueBytes: Uint8Array;
   private readonly nulls: Uint8Array;
 
   constructor(rows: number) {
     this.values = new Float64Array(rows);
+    this.valueBytes = bytesOf(this.values);
     this.nulls = new Uint8Array(rows).fill(1);
   }
 
-  set(row: number, value: number): void {
-    this.values[row] = value;
+  /** Gives `row` a value: a Float64's 8 bytes (little-endian), from `start` of `bytes`. */
+  setBytes(row: number, bytes: Uint8Array, start: number): void {
+    const to = row * 8;
+    const valueBytes = this.valueBytes;
+    for (let i = 0; i < 8; i++) valueBytes[to + i] = bytes[start + i] as number;
     this.nulls[row] = 0;
   }
 

@@ -1,5 +1,6 @@
 import type { Logger, StoredLayout } from '../core/index.js';
 import { encodeEventHead } from './encode-event-row.js';
+import { encodeEventFields, type FieldPathIds } from './encode-event-fields.js';
 import { EventBlockEncoder } from './encode-event-block.js';
 import { FieldMapStore } from './field-map-store.js';
 import { eventAnswerFormat, eventAnswerSettings, parseEventAnswer } from './event-answer.js';
@@ -12,6 +13,7 @@ import type {
   EncodedEventRow,
   EventBatch,
   EventHeadInput,
+  EventFieldsInput,
   EventRowInput,
   FieldInfo,
   IndexStorageStats,
@@ -83,7 +85,7 @@ export abstract class TableBackedEngine implements Engine {
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
     if (batch.rows.length === 0) return { rows: 0 };
     // The field maps first (a batch may promote fields, writing a new version before any row uses it).
-    const maps = await this.fieldMaps.mapsFor(batch.rows.map((row) => row.event));
+    const maps = await this.fieldMaps.mapsFor(batch.rows);
     const encoded = this.blocks.encode(batch.rows, maps.maps);
     await this.fieldMaps.learn(maps, encoded.catalog);
     // The extents and the catalog go first: a query that finds the extents unchanged after its
@@ -120,6 +122,10 @@ export abstract class TableBackedEngine implements Engine {
 
   encodeEventHead(row: EventHeadInput): Uint8Array {
     return encodeEventHead(row);
+  }
+
+  encodeEventFields(fields: EventFieldsInput, paths: FieldPathIds): Uint8Array {
+    return encodeEventFields(fields, paths);
   }
 
   fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {

@@ -1,5 +1,5 @@
 import { EngineError, VigilError } from '../core/index.js';
-import { isRowDataError, type EncodedEventRow, type EventFieldsInput } from '../engine/index.js';
+import { FieldPathIds, isRowDataError, type EncodedEventRow } from '../engine/index.js';
 import type { PendingRow } from './build-event-row.js';
 import type { IngestDependencies } from './ingest-types.js';
 
@@ -23,17 +23,16 @@ export type RowRefused = (lineNo: number, reason: string) => void;
 const rowOverheadBytes = 160;
 
 /**
- * A row of the open batch: its head, encoded when the row was added, and what the insert writes
- * after it. The event's text and values text are not kept: held for a whole batch (tens of
- * thousands of rows), they outlived the young generation and made every scavenge copy them.
+ * A row of the open batch: its head and fields, encoded when the row was added, and its time.
+ * The event's text, values text and flattened object are not kept: held for a whole batch (tens
+ * of thousands of rows), they outlived the young generation and made every scavenge copy them.
  */
 interface OpenRow {
   readonly head: Uint8Array;
+  readonly fields: Uint8Array;
   readonly tsNs: bigint;
   /** False when the row was stamped with the ingest time (no timestamp field gave one). */
   readonly timed: boolean;
-  readonly attrs: EventFieldsInput['attrs'];
-  readonly nullPaths: EventFieldsInput['nullPaths'];
 }
 
 /**
@@ -54,6 +53,8 @@ export class BatchWriter {
   private bytes = 0;
   private inFlight: Promise<void> | null = null;
   private failure: unknown = null;
+  /** The ids of the paths this writer's rows hold, which their encoded fields name. */
+  private readonly paths = new FieldPathIds();
 
   constructor(
     private readonly deps: Pick<IngestDependencies, 'engine' | 'reserveSequence'>,
@@ -66,8 +67,9 @@ export class BatchWriter {
   /** Adds one row, read from input line `lineNo`, to the open batch. */
   add(row: PendingRow, lineNo = 0): void {
     const { tsNs, tsField, rawJson, searchText } = row;
-    const head = this.deps.engine.encodeEventHead({ tsField, rawJson, searchText });
-    this.rows.push({ head, tsNs, timed: tsField !== '', attrs: row.attrs, nullPaths: row.nullPaths });
+    const { engine } = this.deps;
+    const head = engine.encodeEventHead({ tsField, rawJson, searchText });
+    this.rows.push({ head, fields: engine.encodeEventFields(row, this.paths), tsNs, timed: tsField !== '' });
     this.lineNos.push(lineNo);
     this.bytes += row.rawJson.length + row.searchText.length + rowOverheadBytes;
   }
@@ -90,8 +92,8 @@ export class BatchWriter {
     const { tenant, indexId, sourceType } = this.scope;
     const encoded = new Array<EncodedEventRow>(rows.length);
     for (let i = 0; i < rows.length; i++) {
-      const { head, tsNs, attrs, nullPaths } = rows[i] as OpenRow;
-      encoded[i] = { head, event: { tenant, indexId, sourceType, tsNs, seq: first + BigInt(i), attrs, nullPaths } };
+      const { head, fields, tsNs } = rows[i] as OpenRow;
+      encoded[i] = { head, fields, paths: this.paths, event: { tenant, indexId, sourceType, tsNs, seq: first + BigInt(i) } };
     }
     await this.drain();
     // the rejection is captured at once: nobody awaits this promise until the next flush

@@ -89,8 +89,9 @@ describe('ingestStream into chDB', () => {
       ...deps,
       engine: {
         encodeEventHead: (row) => engine.encodeEventHead(row),
+        encodeEventFields: (row, paths) => engine.encodeEventFields(row, paths),
         insertEvents: (batch) =>
-          batch.rows.some((row) => 'refuse' in row.event.attrs)
+          batch.rows.some((row) => Buffer.from(row.head).includes('"refuse"'))
             ? Promise.reject(new Error('Code: 117. DB::Exception: Cannot parse input: a refused row. (INCORRECT_DATA)'))
             : engine.insertEvents(batch),
       },
@@ -109,6 +110,7 @@ describe('ingestStream into chDB', () => {
       ...deps,
       engine: {
         encodeEventHead: (row) => engine.encodeEventHead(row),
+        encodeEventFields: (row, paths) => engine.encodeEventFields(row, paths),
         insertEvents: (batch) => (++inserts === 2 ? Promise.reject(new Error('disk full')) : engine.insertEvents(batch)),
       },
     };

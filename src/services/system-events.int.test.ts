@@ -56,7 +56,11 @@ describe('writeSystemEvents', () => {
 
   it('ends the write it announced when the engine refuses it, and passes the failure on', async () => {
     const seen: string[] = [];
-    const failing = { encodeEventHead: engine.encodeEventHead.bind(engine), insertEvents: () => Promise.reject(new Error('disk full')) };
+    const failing = {
+      encodeEventHead: engine.encodeEventHead.bind(engine),
+      encodeEventFields: engine.encodeEventFields.bind(engine),
+      insertEvents: () => Promise.reject(new Error('disk full')),
+    };
     const deps: SystemEventDeps = {
       engine: failing,
       store: { tenants },

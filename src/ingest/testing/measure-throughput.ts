@@ -12,7 +12,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { systemClock } from '../../core/index.js';
-import { encodeEventHead, encodeEventRow } from '../../engine/index.js';
+import { encodeEventFields, encodeEventHead, encodeEventRow } from '../../engine/index.js';
 import { buildPendingRow } from '../build-event-row.js';
 import { ingestStream } from '../ingest-stream.js';
 import { defaultTimestampFields } from '../ingest-types.js';
@@ -52,7 +52,7 @@ async function stream(): Promise<{ events: number; ms: number; bytes: number }> 
     createReadStream(file, { highWaterMark: 1 << 20 }),
     { tenantId: 't', indexId: 'i', timestampFields: defaultTimestampFields, sourceType: 'custom:generic' },
     {
-      engine: { encodeEventHead, insertEvents: async (batch) => ({ rows: batch.rows.length }) },
+      engine: { encodeEventHead, encodeEventFields, insertEvents: async (batch) => ({ rows: batch.rows.length }) },
       reserveSequence: async (count) => {
         const first = next;
         next += BigInt(count);

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../core/index.js';
-import type { Engine, EventBatch, EventHeadInput, EventRowInput } from '../../engine/index.js';
+import type { Engine, EventBatch, EventFieldsInput, EventHeadInput, EventRowInput } from '../../engine/index.js';
 import type { IngestDependencies } from '../ingest-types.js';
 
 /** A row as the test double stores it: bigints as decimal strings so rows compare with toEqual. */
@@ -12,9 +12,9 @@ type HeadFields = Pick<EventHeadInput, 'tsField' | 'rawJson' | 'searchText'>;
  * An in-memory stand-in for the engine's writing half: keeps rows as given, records each
  * insert as a batch, counts inserts running at once, and can be told to be slow or to fail.
  * An insert whose time extents do not hold each row's time (the Engine contract) fails. Its
- * "encoded" head is the head's own fields as JSON, read back at the insert.
+ * "encoded" head and fields are their inputs as JSON, read back at the insert.
  */
-export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'insertEvents'> {
+export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'encodeEventFields' | 'insertEvents'> {
   readonly batches: StoredRow[][] = [];
   inFlight = 0;
   maxInFlight = 0;
@@ -28,6 +28,10 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'inse
     return Buffer.from(JSON.stringify({ tsField, rawJson, searchText } satisfies HeadFields));
   }
 
+  encodeEventFields({ attrs, nullPaths }: EventFieldsInput): Uint8Array {
+    return Buffer.from(JSON.stringify({ attrs, nullPaths } satisfies EventFieldsInput));
+  }
+
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
     const insert = ++this.inserts;
     this.inFlight++;
@@ -35,9 +39,10 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'inse
     try {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.failOnInsert.has(insert)) throw new Error(`insert ${insert} failed`);
-      const rows = batch.rows.map(({ head, event }): StoredRow => {
+      const rows = batch.rows.map(({ head, fields, event }): StoredRow => {
         const { tsField, rawJson, searchText } = JSON.parse(Buffer.from(head).toString()) as HeadFields;
-        return { ...event, tsField, rawJson, searchText, tsNs: event.tsNs.toString(), seq: event.seq.toString() };
+        const { attrs, nullPaths } = JSON.parse(Buffer.from(fields).toString()) as EventFieldsInput;
+        return { ...event, attrs, nullPaths, tsField, rawJson, searchText, tsNs: event.tsNs.toString(), seq: event.seq.toString() };
       });
       for (const row of rows) {
         const held = batch.extents.some((e) => e.tenant === row.tenant && e.indexId === row.indexId && e.minTsNs <= BigInt(row.tsNs) && BigInt(row.tsNs) <= e.maxTsNs);
