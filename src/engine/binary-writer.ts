@@ -8,8 +8,8 @@
  * short strings are copied by a loop and longer ones go to the buffer's own `utf8Write`.
  */
 export class BinaryWriter {
-  private buffer: Utf8Buffer;
-  private offset = 0;
+  protected buffer: Utf8Buffer;
+  protected offset = 0;
 
   constructor(initialBytes = 1 << 20) {
     this.buffer = Buffer.allocUnsafe(initialBytes) as Utf8Buffer;
@@ -63,7 +63,7 @@ export class BinaryWriter {
     const buffer = this.buffer;
     const to = this.offset;
     if (length <= 32) for (let i = 0; i < length; i++) buffer[to + i] = bytes[start + i] as number;
-    else buffer.set(bytes.subarray(start, end), to);
+    else buffer.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, length), to); // not `subarray`: a Buffer's makes a Buffer, at some cost
     this.offset = to + length;
   }
 
@@ -105,12 +105,36 @@ export class BinaryWriter {
   }
 
   private reserve(bytes: number): void {
-    if (this.offset + bytes <= this.buffer.length) return;
+    if (this.offset + bytes > this.buffer.length) this.grow(bytes);
+  }
+
+  /** Makes room for `bytes` more at `offset`: here a buffer twice as large, holding what was written. */
+  protected grow(bytes: number): void {
     let size = this.buffer.length * 2;
     while (size < this.offset + bytes) size *= 2;
     const next = Buffer.allocUnsafe(size) as Utf8Buffer;
     this.buffer.copy(next, 0, 0, this.offset);
     this.buffer = next;
+  }
+}
+
+/**
+ * A writer of a column's data, which a block sends as chunks: when full it starts a new buffer
+ * instead of copying what it holds into a larger one (the copies of the slots' growing buffers
+ * took 0.4 s of a Windows ingest's main thread). A value is never split between buffers.
+ */
+export class ChunkedWriter extends BinaryWriter {
+  private readonly full: Uint8Array[] = [];
+
+  /** Everything written, in order, without copying. */
+  chunks(): Uint8Array[] {
+    return [...this.full, this.bytes()];
+  }
+
+  protected override grow(bytes: number): void {
+    if (this.offset > 0) this.full.push(this.bytes());
+    this.buffer = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, bytes)) as Utf8Buffer;
+    this.offset = 0;
   }
 }
 
@@ -125,6 +149,6 @@ export function binaryString(text: string): Uint8Array {
  * Node's Buffer has an undocumented `utf8Write(text, offset)` (what `write` calls after checking
  * its arguments), present in every Node release this project supports.
  */
-interface Utf8Buffer extends Buffer {
+export interface Utf8Buffer extends Buffer {
   utf8Write(text: string, offset: number): number;
 }

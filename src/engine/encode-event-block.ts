@@ -8,7 +8,7 @@ import type { EncodedEventRow } from './engine.js';
 import { eventInsertColumns } from './encode-event-row.js';
 import { catalogRows, enterDay, lineageIn, nullType, stringType, type BatchLineage, type CatalogRow, type LineagePaths, type PathEntry, type RowMap } from './lineage-paths.js';
 import { ArrayOffsets, bytesOf, nativeBlockStart, nativeColumnStart, NullableFloat64Column, NullableStringColumn } from './native-columns.js';
-import { BinaryWriter } from './binary-writer.js';
+import { ChunkedWriter } from './binary-writer.js';
 import { EventFieldsReader, type FieldPathIds } from './encode-event-fields.js';
 import { numberSlotCount, stringSlotCount } from './schema.js';
 
@@ -122,10 +122,10 @@ function entriesOf(lineage: BatchLineage, paths: FieldPathIds): (PathEntry | und
  * String values), taken as views, not copies.
  */
 class HeadColumns {
-  private readonly tenant = new BinaryWriter(64 * 1024);
-  private readonly indexId = new BinaryWriter(64 * 1024);
-  private readonly sourceType = new BinaryWriter(64 * 1024);
-  private readonly tsField = new BinaryWriter(64 * 1024);
+  private readonly tenant = new ChunkedWriter(64 * 1024);
+  private readonly indexId = new ChunkedWriter(64 * 1024);
+  private readonly sourceType = new ChunkedWriter(64 * 1024);
+  private readonly tsField = new ChunkedWriter(64 * 1024);
   private readonly ts: BigInt64Array;
   private readonly seq: BigUint64Array;
   private readonly mapIds: BigUint64Array;
@@ -156,11 +156,11 @@ class HeadColumns {
 
   columns(): [string, Uint8Array[]][] {
     return [
-      ['tenant', [this.tenant.bytes()]],
-      ['idx', [this.indexId.bytes()]],
+      ['tenant', this.tenant.chunks()],
+      ['idx', this.indexId.chunks()],
       ['ts', [bytesOf(this.ts)]],
-      ['source_type', [this.sourceType.bytes()]],
-      ['ts_field', [this.tsField.bytes()]],
+      ['source_type', this.sourceType.chunks()],
+      ['ts_field', this.tsField.chunks()],
       ['raw', this.raw],
       ['search_text', this.searchText],
       ['seq', [bytesOf(this.seq)]],
@@ -189,11 +189,11 @@ function stringEnd(bytes: Uint8Array, start: number): number {
 
 /** The field layout's columns (schema v10): each row's paths, the rest maps, the typed slots. */
 class FieldColumns {
-  readonly paths = new BinaryWriter(256 * 1024);
-  readonly restStringKeys = new BinaryWriter(64 * 1024);
-  readonly restStringValues = new BinaryWriter(64 * 1024);
-  readonly restNumberKeys = new BinaryWriter(16 * 1024);
-  readonly restNumberValues = new BinaryWriter(16 * 1024);
+  readonly paths = new ChunkedWriter(256 * 1024);
+  readonly restStringKeys = new ChunkedWriter(64 * 1024);
+  readonly restStringValues = new ChunkedWriter(64 * 1024);
+  readonly restNumberKeys = new ChunkedWriter(16 * 1024);
+  readonly restNumberValues = new ChunkedWriter(16 * 1024);
   private readonly pathOffsets: ArrayOffsets;
   private readonly restStringOffsets: ArrayOffsets;
   private readonly restNumberOffsets: ArrayOffsets;
@@ -227,9 +227,9 @@ class FieldColumns {
     const restStrings = this.restStringOffsets.total;
     const restNumbers = this.restNumberOffsets.total;
     const out: [string, Uint8Array[]][] = [
-      ['field_paths', [this.pathOffsets.bytes(), this.paths.bytes()]],
-      ['rest_s', [this.restStringOffsets.bytes(), this.restStringKeys.bytes(), new Uint8Array(restStrings), this.restStringValues.bytes()]],
-      ['rest_n', [this.restNumberOffsets.bytes(), this.restNumberKeys.bytes(), new Uint8Array(restNumbers), this.restNumberValues.bytes()]],
+      ['field_paths', [this.pathOffsets.bytes(), ...this.paths.chunks()]],
+      ['rest_s', [this.restStringOffsets.bytes(), ...this.restStringKeys.chunks(), new Uint8Array(restStrings), ...this.restStringValues.chunks()]],
+      ['rest_n', [this.restNumberOffsets.bytes(), ...this.restNumberKeys.chunks(), new Uint8Array(restNumbers), ...this.restNumberValues.chunks()]],
     ];
     // An empty slot: every row null, each an empty string (one 0 byte) or a 0 double.
     const allNull = new Uint8Array(this.rows).fill(1);

@@ -10,9 +10,8 @@
  * the UTF-8 bytes) or a Float64 (8 bytes, little-endian); a null path has no value. The block
  * encoder copies the values as they are into the slot or rest column its map gives the path.
  */
-import { BinaryWriter } from './binary-writer.js';
 import { float64Type, int64Type, nullType, stringType } from './lineage-paths.js';
-import { RowSlabs } from './row-slabs.js';
+import { RowSlabWriter } from './row-slabs.js';
 
 /**
  * Path ids of one writer of events (an ingest): a path's id is its place in `paths`. Ids are
@@ -32,9 +31,8 @@ export class FieldPathIds {
   }
 }
 
-// One writer reused for every event: each event's bytes are copied out into a slab.
-const writer = new BinaryWriter(64 * 1024);
-const slabs = new RowSlabs();
+// Every event's fields are written into the slabs of one writer.
+const writer = new RowSlabWriter();
 
 /** An event's fields: the engine's `EventFieldsInput`, spelt out so that the contract may name `FieldPathIds`. */
 interface EventFields {
@@ -44,7 +42,7 @@ interface EventFields {
 
 /** The fields of one event (its attrs, then its null paths, in order), with path ids from `paths`. */
 export function encodeEventFields({ attrs, nullPaths }: EventFields, paths: FieldPathIds): Uint8Array {
-  writer.reset();
+  writer.startRow();
   for (const path in attrs) {
     const id = paths.idOf(path) * 4;
     const value = attrs[path] as string | number;
@@ -57,7 +55,7 @@ export function encodeEventFields({ attrs, nullPaths }: EventFields, paths: Fiel
     }
   }
   for (const path of nullPaths) writer.varUInt(paths.idOf(path) * 4 + nullType);
-  return slabs.copy(writer.bytes());
+  return writer.endRow();
 }
 
 /** One field as `readEventFields` gives it: the path's id and catalog type, and its value's bytes `[start, end)` (none for null). */

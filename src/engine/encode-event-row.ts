@@ -1,7 +1,6 @@
 import type { EncodedEventRow, EventHeadInput, EventRowInput } from './engine.js';
 import { encodeEventFields, FieldPathIds } from './encode-event-fields.js';
-import { BinaryWriter } from './binary-writer.js';
-import { RowSlabs } from './row-slabs.js';
+import { RowSlabWriter } from './row-slabs.js';
 import { fieldLayoutColumns } from './schema.js';
 
 /**
@@ -28,11 +27,8 @@ export const eventInsertColumns = [
 /** `(tenant, idx, …)`: the column list of an insert of encoded rows. */
 export const eventInsertColumnList = `(${eventInsertColumns.map(([name]) => name).join(', ')})`;
 
-// One writer reused for every row: each row's bytes are copied out, so the writer's buffer grows
-// once to the largest row instead of being allocated per row.
-const writer = new BinaryWriter(64 * 1024);
-
-const slabs = new RowSlabs();
+// Every head is written into the slabs of one writer.
+const writer = new RowSlabWriter();
 
 /**
  * Encodes the head of one event: its text columns `ts_field`, `raw` and `search_text`, each as a
@@ -42,11 +38,11 @@ const slabs = new RowSlabs();
  * events"). `raw` is the event's text as is; the engine stores the bytes verbatim.
  */
 export function encodeEventHead(row: EventHeadInput): Uint8Array {
-  writer.reset();
+  writer.startRow();
   writer.string(row.tsField);
   writer.string(row.rawJson);
   writer.string(row.searchText);
-  return slabs.copy(writer.bytes()); // a copy: the writer's buffer is the next row's
+  return writer.endRow();
 }
 
 /**

@@ -10,7 +10,7 @@
  * on every platform Node's prebuilt chDB runs on (checked once below).
  */
 import { endianness } from 'node:os';
-import { BinaryWriter, binaryString } from './binary-writer.js';
+import { BinaryWriter, binaryString, ChunkedWriter } from './binary-writer.js';
 
 // eslint-disable-next-line no-restricted-syntax -- a startup invariant, not an input error
 if (endianness() !== 'LE') throw new Error('the Native encoder writes typed arrays as little-endian; this platform is big-endian');
@@ -38,7 +38,7 @@ export function bytesOf(array: BigInt64Array | BigUint64Array | Float64Array | U
  * the null map, and an empty string, one 0 byte, among the values, as Native wants for a null).
  */
 export class NullableStringColumn {
-  private readonly values = new BinaryWriter(16 * 1024);
+  private readonly values = new ChunkedWriter(16 * 1024);
   private readonly nulls: Uint8Array;
   private next = 0;
 
@@ -60,7 +60,7 @@ export class NullableStringColumn {
   chunks(): Uint8Array[] {
     this.values.zeros(this.rows - this.next);
     this.next = this.rows;
-    return [this.nulls, this.values.bytes()];
+    return [this.nulls, ...this.values.chunks()];
   }
 }
 
