@@ -1,8 +1,9 @@
 /**
  * Encodes a batch of events as one Native block of `eventInsertColumns`, column after column, and
  * counts the batch's field catalog rows while it goes (docs/engine.md, "Writing events" and
- * "Typed slots"). Each event's text columns come from its head, made as ingest read it; the rest
- * from what the batch gives it: its `seq` and its field map.
+ * "Typed slots"). Each event's text columns come from its head and its values from its fields,
+ * both encoded as ingest read it; the rest from what the batch gives it: its `seq`, and its field
+ * map, which places each value in a slot or a rest map.
  */
 import type { EncodedEventRow } from './engine.js';
 import { eventInsertColumns } from './encode-event-row.js';
