@@ -1,9 +1,9 @@
 /**
  * Encodes an event's fields as ingest reads it, into bytes outside the JavaScript heap, so the
- * flattened event (an object of some 140 paths for a Windows event) dies with its row instead of
- * living in the open batch until the block is encoded: held that long, it survived several
- * scavenges and the garbage collector took about 12 of Node's 26 CPU seconds of a Windows ingest
- * (docs/engine.md, "Writing events").
+ * flattened event (an object of 29-56 paths and their values for a Windows event) dies with its
+ * row instead of living in the open batch until the block is encoded: held that long, it
+ * survived several scavenges, and the garbage collector took about 12 of Node's 26 CPU seconds
+ * of a Windows ingest (docs/engine.md, "Writing events").
  *
  * A field is its path's id (in the writer's `FieldPathIds`) and its catalog type, as one LEB128
  * number `id * 4 + type`, then its value as the block writes it: a String (a LEB128 length and
