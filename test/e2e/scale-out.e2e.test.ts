@@ -114,7 +114,6 @@ describe('two servers on one store and one engine', () => {
       Number((await db.query<{ n: string }>("select count(*) as n from alert_deliveries d join alerts a on a.id = d.alert_id where d.status = 'pending' and a.window_end_ms <= $1", [endMs])).rows[0]?.n);
 
     b = await startingB;
-    await db.query("update detection_rules set enabled_state_override = 'Active'");
     const pidA = (JSON.parse(readFileSync(join(dirs[0]!, 'server.json'), 'utf8')) as { pid: number }).pid;
 
     // A query started on A is polled and cancelled through B (the stand-in holds statements
@@ -136,6 +135,10 @@ describe('two servers on one store and one engine', () => {
     expect((await call(`${a.url}/v1/query_progress/${qrId}`, { key })).body).toMatchObject({ is_completed: true, metadata: { cancelled: true } });
     // Another tenant's key, or an unknown id, sees nothing through either server.
     expect((await call(`${b.url}/v1/query_progress/no-such-query`, { key })).status).toBe(404);
+
+    // The rules go Active only now: made Active before the query above, the servers had once
+    // caught every rule up while it was cancelled, and no look below found A holding a lease.
+    await db.query("update detection_rules set enabled_state_override = 'Active'");
 
     // Kill A mid-run: once the catch-up is under way and A holds rule leases (windows it is
     // evaluating or has yet to evaluate), which B may take only once they expire.
