@@ -58,7 +58,7 @@ export function encodeEventFields({ attrs, nullPaths }: EventFields, paths: Fiel
   return writer.endRow();
 }
 
-/** One field as `readEventFields` gives it: the path's id and catalog type, and its value's bytes `[start, end)` (none for null). */
+/** One field as `EventFieldsReader` gives it: the path's id and catalog type, and its value's bytes `[start, end)` (none for null). */
 export interface FieldAt {
   id: number;
   type: number;
