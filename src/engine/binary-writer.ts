@@ -71,9 +71,9 @@ export class BinaryWriter {
    * A String: its UTF-8 length, then the bytes. The text is encoded straight into the buffer
    * after a length field sized for its worst case (3 bytes per UTF-16 unit); a shorter length is
    * written with padding continuation bytes, which LEB128 readers accept, so the text is not
-   * measured first.
+   * measured first. Answers the number of bytes the text took, without its length.
    */
-  string(text: string): void {
+  string(text: string): number {
     const units = text.length;
     if (units < 43) {
       // At most 126 bytes: a one-byte length.
@@ -89,7 +89,7 @@ export class BinaryWriter {
       const written = i === units ? units : buffer.utf8Write(text, start);
       buffer[this.offset] = written;
       this.offset = start + written;
-      return;
+      return written;
     }
     const maxBytes = units * 3;
     const width = maxBytes < 1 << 14 ? 2 : maxBytes < 1 << 21 ? 3 : maxBytes < 1 << 28 ? 4 : 5;
@@ -102,6 +102,23 @@ export class BinaryWriter {
     }
     this.buffer[this.offset + width - 1] = v;
     this.offset += width + written;
+    return written;
+  }
+
+  /** One byte. */
+  byte(value: number): void {
+    this.reserve(1);
+    this.buffer[this.offset++] = value;
+  }
+
+  /** ASCII text's bytes, without a length (a number's text inside a longer String). */
+  ascii(text: string): void {
+    const length = text.length;
+    this.reserve(length);
+    const buffer = this.buffer;
+    const to = this.offset;
+    for (let i = 0; i < length; i++) buffer[to + i] = text.charCodeAt(i);
+    this.offset = to + length;
   }
 
   private reserve(bytes: number): void {

@@ -11,7 +11,7 @@
  * encoder copies the values as they are into the slot or rest column its map gives the path.
  */
 import { float64Type, int64Type, nullType, stringType } from './lineage-paths.js';
-import { RowSlabWriter } from './row-slabs.js';
+import { fieldSlabs as writer } from './row-slabs.js';
 
 /**
  * Path ids of one writer of events (an ingest): a path's id is its place in `paths`. Ids are
@@ -30,9 +30,6 @@ export class FieldPathIds {
     return id;
   }
 }
-
-// Every event's fields are written into the slabs of one writer.
-const writer = new RowSlabWriter();
 
 /** An event's fields: the engine's `EventFieldsInput`, spelt out so that the contract may name `FieldPathIds`. */
 interface EventFields {

@@ -1,6 +1,6 @@
 import type { EncodedEventRow, EventHeadInput, EventRowInput } from './engine.js';
 import { encodeEventFields, FieldPathIds } from './encode-event-fields.js';
-import { RowSlabWriter } from './row-slabs.js';
+import { headSlabs } from './row-slabs.js';
 import { fieldLayoutColumns } from './schema.js';
 
 /**
@@ -27,9 +27,6 @@ export const eventInsertColumns = [
 /** `(tenant, idx, …)`: the column list of an insert of encoded rows. */
 export const eventInsertColumnList = `(${eventInsertColumns.map(([name]) => name).join(', ')})`;
 
-// Every head is written into the slabs of one writer.
-const writer = new RowSlabWriter();
-
 /**
  * Encodes the head of one event: its text columns `ts_field`, `raw` and `search_text`, each as a
  * Native String column holds a value (a LEB128 length, then the UTF-8 bytes). They
@@ -38,11 +35,11 @@ const writer = new RowSlabWriter();
  * events"). `raw` is the event's text as is; the engine stores the bytes verbatim.
  */
 export function encodeEventHead(row: EventHeadInput): Uint8Array {
-  writer.startRow();
-  writer.string(row.tsField);
-  writer.string(row.rawJson);
-  writer.string(row.searchText);
-  return writer.endRow();
+  headSlabs.startRow();
+  headSlabs.string(row.tsField);
+  headSlabs.string(row.rawJson);
+  headSlabs.string(row.searchText);
+  return headSlabs.endRow();
 }
 
 /**

@@ -52,6 +52,33 @@ export interface EventFieldsInput {
   readonly nullPaths: readonly string[];
 }
 
+/** An event's head and fields, encoded: what an `EncodedEventRow` holds besides where it goes. */
+export interface EncodedEvent {
+  readonly head: Uint8Array;
+  readonly fields: Uint8Array;
+}
+
+/**
+ * Encodes events one at a time as ingest walks each parsed event, a field at a time, so that no
+ * flattened object, path string or values text is built on the way (docs/engine.md, "Writing
+ * events"). A row is its values and null paths in the event's order (nulls are written after
+ * the values), then `endRow`, which also writes the head: its `search_text` is the values'
+ * text, which the encoder knows by then. Path ids are those of the writer's `FieldPathIds`.
+ * Rows are written one at a time: a row must end (or be discarded) before another starts.
+ */
+export interface EventEncoder {
+  /** A string value of the path `pathId`. */
+  string(pathId: number, value: string): void;
+  /** A number value of the path `pathId`: Int64 in the catalog when a safe integer, else Float64. */
+  number(pathId: number, value: number): void;
+  /** A path holding JSON null: the column exists but has no value. */
+  null(pathId: number): void;
+  /** Forgets what the row wrote so far (the caller encodes the event another way). */
+  discardRow(): void;
+  /** Ends the row: its fields, and its head of `tsField`, `rawJson` and the values' text. */
+  endRow(tsField: string, rawJson: string): EncodedEvent;
+}
+
 /** One event ready to be written, already flattened and timestamped by ingest. */
 export interface EventRowInput extends EventHeadInput, EventPlaceInput, EventFieldsInput {}
 
@@ -204,16 +231,8 @@ export interface EngineStorageStats {
 export interface Engine {
   /** Creates or upgrades the schema. Idempotent. */
   init(): Promise<void>;
-  /**
-   * Serializes the head of an event's row, which needs neither its batch nor a field map; ingest
-   * builds batches of these (`encodeEventRow` makes a whole row of an event at once).
-   */
-  encodeEventHead(row: EventHeadInput): Uint8Array;
-  /**
-   * Serializes an event's fields, which need no field map either, with path ids from `paths`
-   * (one per writer of events: an ingest).
-   */
-  encodeEventFields(fields: EventFieldsInput, paths: FieldPathIds): Uint8Array;
+  /** An encoder of events a field at a time, with path ids from `paths` (ingest's way to encode). */
+  eventEncoder(paths: FieldPathIds): EventEncoder;
   /**
    * Writes encoded rows durably (fsync) before resolving. One call is one atomic insert of the
    * rows; the batch's time extents and field catalog rows are recorded first

@@ -11,4 +11,6 @@ export { createSchemaStatements, createVersionTableStatement, schemaVersion, typ
 export { schemaMigrations, type SchemaMigration } from './schema-migrations.js';
 export { isRowDataError } from './to-engine-error.js';
 export { encodeEventHead, encodeEventRow } from './encode-event-row.js';
-export { encodeEventFields, FieldPathIds } from './encode-event-fields.js';
+export { encodeEventFields, EventFieldsReader, FieldPathIds } from './encode-event-fields.js';
+export { SlabEventEncoder } from './encode-event.js';
+export { numberText } from './number-text.js';

@@ -20,6 +20,11 @@ export class RowSlabWriter extends BinaryWriter {
     this.offset = this.rowStart;
   }
 
+  /** Bytes the row has written so far: where the next write starts, from the row's start. */
+  get rowBytes(): number {
+    return this.offset - this.rowStart;
+  }
+
   /** Ends the row written since the last one, as a view that later rows leave alone. */
   endRow(): Uint8Array {
     const row = new Uint8Array(this.buffer.buffer, this.buffer.byteOffset + this.rowStart, this.offset - this.rowStart);
@@ -37,3 +42,10 @@ export class RowSlabWriter extends BinaryWriter {
     this.offset = rowBytes;
   }
 }
+
+// Rows are encoded one at a time (each from its first write to `endRow` without an await), so
+// every writer of events shares these two, and a slab holds the rows of every ingest.
+/** The slabs every event's head (`ts_field`, `raw`, `search_text`) is written into. */
+export const headSlabs = new RowSlabWriter();
+/** The slabs every event's fields are written into. */
+export const fieldSlabs = new RowSlabWriter();

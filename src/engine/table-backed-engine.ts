@@ -1,6 +1,5 @@
 import type { Logger, StoredLayout } from '../core/index.js';
-import { encodeEventHead } from './encode-event-row.js';
-import { encodeEventFields, type FieldPathIds } from './encode-event-fields.js';
+import { SlabEventEncoder } from './encode-event.js';
 import { EventBlockEncoder } from './encode-event-block.js';
 import { FieldMapStore } from './field-map-store.js';
 import { eventAnswerFormat, eventAnswerSettings, parseEventAnswer } from './event-answer.js';
@@ -12,8 +11,7 @@ import type {
   EventAnswer,
   EncodedEventRow,
   EventBatch,
-  EventHeadInput,
-  EventFieldsInput,
+  EventEncoder,
   EventRowInput,
   FieldInfo,
   IndexStorageStats,
@@ -120,12 +118,8 @@ export abstract class TableBackedEngine implements Engine {
     return this.exec(deleteLookupRows(tenant, tableId, keep, mutationTarget('lookup_rows', this.schema)));
   }
 
-  encodeEventHead(row: EventHeadInput): Uint8Array {
-    return encodeEventHead(row);
-  }
-
-  encodeEventFields(fields: EventFieldsInput, paths: FieldPathIds): Uint8Array {
-    return encodeEventFields(fields, paths);
+  eventEncoder(): EventEncoder {
+    return new SlabEventEncoder();
   }
 
   fieldCatalog(tenant: string, indexIds: readonly string[], fromMs?: number, toMs?: number): Promise<FieldInfo[]> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineError, IngestError } from '../core/index.js';
 import { BatchWriter, type BatchLimits } from './batch-writer.js';
 import type { PendingRow } from './build-event-row.js';
+import { IngestRowEncoder } from './ingest-row-encoder.js';
 import { memoryDeps } from './testing/memory-event-writer.js';
 
 const scope = { tenant: 'acme', indexId: 'idx1', sourceType: 'aws:cloudtrail' };
@@ -13,13 +14,16 @@ function pending(n: number): PendingRow {
 function writerWith(limits: Partial<BatchLimits> = {}) {
   const deps = memoryDeps();
   const writer = new BatchWriter(deps, scope, { batchRows: 3, batchBytes: 1 << 30, ...limits });
-  return { deps, writer };
+  const rows = new IngestRowEncoder(deps.engine, writer.paths, ['ts'], deps.clock);
+  /** Encodes a pending row as ingest does and adds it. */
+  const add = (row: PendingRow): void => writer.add(rows.pending(row));
+  return { deps, writer, add };
 }
 
 /** Adds rows the way ingest does: flushing whenever the batch is full. */
-async function addAll(writer: BatchWriter, count: number): Promise<void> {
+async function addAll({ writer, add }: { writer: BatchWriter; add: (row: PendingRow) => void }, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    writer.add(pending(i));
+    add(pending(i));
     if (writer.full) await writer.flush();
   }
   await writer.flush();
@@ -28,30 +32,35 @@ async function addAll(writer: BatchWriter, count: number): Promise<void> {
 
 describe('BatchWriter', () => {
   it('cuts batches at batchRows', async () => {
-    const { deps, writer } = writerWith();
-    await addAll(writer, 7);
+    const w = writerWith();
+    const { deps, writer, add } = w;
+    await addAll(w, 7);
     expect(deps.writer.batches.map((b) => b.length)).toEqual([3, 3, 1]);
     expect(writer.ingested).toBe(7);
   });
 
   it('cuts batches at batchBytes of estimated encoded text', async () => {
-    const { deps, writer } = writerWith({ batchRows: 1000, batchBytes: 400 });
-    await addAll(writer, 5);
-    // each row: 7 + 7 characters of text plus the per-row allowance of 160
+    const w = writerWith({ batchRows: 1000, batchBytes: 400 });
+    const { deps, writer, add } = w;
+    await addAll(w, 5);
+    // each row: 7 characters of raw text, the stand-in's 32 bytes of fields (`{"attrs":{"n":0},"nullPaths":[]}`)
+    // and the per-row allowance of 160: 199 bytes, so a third row reaches 400
     expect(deps.writer.batches.map((b) => b.length)).toEqual([3, 2]);
   });
 
   it('reserves one run of sequence numbers per batch and assigns them in input order', async () => {
-    const { deps, writer } = writerWith();
-    await addAll(writer, 7);
+    const w = writerWith();
+    const { deps, writer, add } = w;
+    await addAll(w, 7);
     expect(deps.reservations).toEqual([3, 3, 1]);
     expect(deps.writer.rows.map((r) => r.seq)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
     expect(deps.writer.rows.map((r) => r.rawJson)).toEqual([0, 1, 2, 3, 4, 5, 6].map((n) => `{"n":${n}}`));
   });
 
   it('fills every row from the scope and the pending row', async () => {
-    const { deps, writer } = writerWith();
-    writer.add({ tsNs: -5n, tsField: '', rawJson: '{"a":null}', attrs: {}, nullPaths: ['a'], searchText: '' });
+    const w = writerWith();
+    const { deps, writer, add } = w;
+    add({ tsNs: -5n, tsField: '', rawJson: '{"a":null}', attrs: {}, nullPaths: ['a'], searchText: '' });
     await writer.flush();
     await writer.drain();
     expect(deps.writer.rows).toEqual([
@@ -71,17 +80,19 @@ describe('BatchWriter', () => {
   });
 
   it('keeps at most one insert in flight while the next batch is being built', async () => {
-    const { deps, writer } = writerWith({ batchRows: 2 });
+    const w = writerWith({ batchRows: 2 });
+    const { deps, writer, add } = w;
     deps.writer.delayMs = 5;
-    await addAll(writer, 11);
+    await addAll(w, 11);
     expect(deps.writer.maxInFlight).toBe(1);
     expect(writer.ingested).toBe(11);
   });
 
   it('returns from flush before the insert finishes, so parsing overlaps writing', async () => {
-    const { deps, writer } = writerWith({ batchRows: 2 });
+    const w = writerWith({ batchRows: 2 });
+    const { deps, writer, add } = w;
     deps.writer.delayMs = 20;
-    writer.add(pending(1));
+    add(pending(1));
     await writer.flush();
     expect(deps.writer.inFlight).toBe(1);
     expect(writer.ingested).toBe(0);
@@ -90,9 +101,10 @@ describe('BatchWriter', () => {
   });
 
   it('reports a failed insert at the next flush, wrapping unknown errors as EngineError', async () => {
-    const { deps, writer } = writerWith({ batchRows: 2 });
+    const w = writerWith({ batchRows: 2 });
+    const { deps, writer, add } = w;
     deps.writer.failOnInsert = new Set([2]);
-    const run = addAll(writer, 7);
+    const run = addAll(w, 7);
     await expect(run).rejects.toBeInstanceOf(EngineError);
     await expect(run).rejects.toThrow('inserting a batch of events');
     expect(writer.ingested).toBe(2);
@@ -101,27 +113,30 @@ describe('BatchWriter', () => {
   });
 
   it('passes typed errors through unchanged', async () => {
-    const { deps, writer } = writerWith();
+    const w = writerWith();
+    const { deps, writer, add } = w;
     const typed = new IngestError('engine says no');
     deps.engine.insertEvents = async () => {
       throw typed;
     };
-    writer.add(pending(1));
+    add(pending(1));
     await writer.flush();
     await expect(writer.drain()).rejects.toBe(typed);
   });
 
   it('settle waits for the insert in flight and swallows its failure', async () => {
-    const { deps, writer } = writerWith();
+    const w = writerWith();
+    const { deps, writer, add } = w;
     deps.writer.failOnInsert = new Set([1]);
-    writer.add(pending(1));
+    add(pending(1));
     await writer.flush();
     await expect(writer.settle()).resolves.toBeUndefined();
     expect(deps.writer.inFlight).toBe(0);
   });
 
   it('does nothing on flush with no rows', async () => {
-    const { deps, writer } = writerWith();
+    const w = writerWith();
+    const { deps, writer, add } = w;
     await writer.flush();
     await writer.drain();
     expect(deps.reservations).toEqual([]);

@@ -1,6 +1,6 @@
 import { EngineError, VigilError } from '../core/index.js';
 import { FieldPathIds, isRowDataError, type EncodedEventRow } from '../engine/index.js';
-import type { PendingRow } from './build-event-row.js';
+import type { EncodedRow } from './ingest-row-encoder.js';
 import type { IngestDependencies } from './ingest-types.js';
 
 /** What every row of one ingest shares. */
@@ -12,15 +12,12 @@ export interface RowScope {
 
 export interface BatchLimits {
   readonly batchRows: number;
-  /** Estimated encoded size: raw and values text plus a fixed allowance per row. */
+  /** Estimated encoded size: each row's `EncodedRow.bytes`. */
   readonly batchBytes: number;
 }
 
 /** Called for a row the engine refused on its own: its input line and the engine's reason. */
 export type RowRefused = (lineNo: number, reason: string) => void;
-
-/** Per-row bytes of the encoding beyond raw and the values text (paths, ids, times). */
-const rowOverheadBytes = 160;
 
 /**
  * A row of the open batch: its head and fields, encoded when the row was added, and its time.
@@ -37,8 +34,8 @@ interface OpenRow {
 
 /**
  * Collects rows into batches and writes them with at most one insert in flight: while the engine
- * writes batch N, the caller parses batch N+1, and `flush` of N+1 waits for N first. Each row's
- * head is encoded as it is added; sequence numbers are reserved per batch when it is closed, so
+ * writes batch N, the caller parses batch N+1, and `flush` of N+1 waits for N first. Rows come
+ * encoded (`IngestRowEncoder`, with this writer's `paths`); sequence numbers are reserved per batch when it is closed, so
  * they follow input order.
  */
 export class BatchWriter {
@@ -54,7 +51,7 @@ export class BatchWriter {
   private inFlight: Promise<void> | null = null;
   private failure: unknown = null;
   /** The ids of the paths this writer's rows hold, which their encoded fields name. */
-  private readonly paths = new FieldPathIds();
+  readonly paths = new FieldPathIds();
 
   constructor(
     private readonly deps: Pick<IngestDependencies, 'engine' | 'reserveSequence'>,
@@ -64,14 +61,12 @@ export class BatchWriter {
     private readonly onRefused: RowRefused = () => {},
   ) {}
 
-  /** Adds one row, read from input line `lineNo`, to the open batch. */
-  add(row: PendingRow, lineNo = 0): void {
-    const { tsNs, tsField, rawJson, searchText } = row;
-    const { engine } = this.deps;
-    const head = engine.encodeEventHead({ tsField, rawJson, searchText });
-    this.rows.push({ head, fields: engine.encodeEventFields(row, this.paths), tsNs, timed: tsField !== '' });
+  /** Adds one row, encoded with this writer's `paths` and read from input line `lineNo`, to the open batch. */
+  add(row: EncodedRow, lineNo = 0): void {
+    const { head, fields, tsNs, timed } = row;
+    this.rows.push({ head, fields, tsNs, timed });
     this.lineNos.push(lineNo);
-    this.bytes += row.rawJson.length + row.searchText.length + rowOverheadBytes;
+    this.bytes += row.bytes;
   }
 
   /** True when the open batch reached a limit and should be flushed. */

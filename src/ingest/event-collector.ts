@@ -1,6 +1,6 @@
-import { IngestError, type Clock } from '../core/index.js';
+import { IngestError } from '../core/index.js';
 import type { BatchWriter } from './batch-writer.js';
-import { buildPendingRow } from './build-event-row.js';
+import type { IngestRowEncoder } from './ingest-row-encoder.js';
 import type { LineError } from './ingest-types.js';
 import { describeJsonDocumentFailure, describeJsonFailure, parseJsonSequence } from './parse-json-lossless.js';
 import { isJsonObject, notAnObjectReason, parseJsonText } from './parse-json-text.js';
@@ -21,8 +21,8 @@ export class EventCollector {
 
   constructor(
     private readonly writer: BatchWriter,
-    private readonly timestampFields: readonly string[],
-    private readonly clock: Clock,
+    /** Encodes events with the ids of `writer.paths`. */
+    private readonly rows: IngestRowEncoder,
     private readonly maxReportedErrors: number,
   ) {}
 
@@ -95,7 +95,7 @@ export class EventCollector {
   private event(value: Record<string, unknown>, rawJson: string, lineNo: number): void {
     let row;
     try {
-      row = buildPendingRow(value, rawJson, this.timestampFields, this.clock);
+      row = this.rows.event(value, rawJson);
     } catch (error) {
       if (error instanceof IngestError) return this.reject(lineNo, error.message);
       throw error;

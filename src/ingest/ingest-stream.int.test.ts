@@ -88,8 +88,7 @@ describe('ingestStream into chDB', () => {
     const refusing: IngestDependencies = {
       ...deps,
       engine: {
-        encodeEventHead: (row) => engine.encodeEventHead(row),
-        encodeEventFields: (row, paths) => engine.encodeEventFields(row, paths),
+        eventEncoder: engine.eventEncoder.bind(engine),
         insertEvents: (batch) =>
           batch.rows.some((row) => Buffer.from(row.head).includes('"refuse"'))
             ? Promise.reject(new Error('Code: 117. DB::Exception: Cannot parse input: a refused row. (INCORRECT_DATA)'))
@@ -109,8 +108,7 @@ describe('ingestStream into chDB', () => {
     const failing: IngestDependencies = {
       ...deps,
       engine: {
-        encodeEventHead: (row) => engine.encodeEventHead(row),
-        encodeEventFields: (row, paths) => engine.encodeEventFields(row, paths),
+        eventEncoder: engine.eventEncoder.bind(engine),
         insertEvents: (batch) => (++inserts === 2 ? Promise.reject(new Error('disk full')) : engine.insertEvents(batch)),
       },
     };

@@ -12,7 +12,7 @@ export interface IngestTarget {
 }
 
 export interface IngestDependencies {
-  readonly engine: Pick<Engine, 'encodeEventHead' | 'encodeEventFields' | 'insertEvents'>;
+  readonly engine: Pick<Engine, 'eventEncoder' | 'insertEvents'>;
   /** Reserves `count` consecutive sequence numbers of the tenant; returns the first. */
   readonly reserveSequence: (count: number) => Promise<bigint>;
   readonly clock: Clock;

@@ -14,14 +14,22 @@ export interface EventTime {
  * does not stop the search.
  */
 export function pickEventTime(attrs: Record<string, FlatValue>, fields: readonly string[], clock: Clock): EventTime {
+  return pickEventTimeOf(
+    fields.map((field) => (Object.hasOwn(attrs, field) ? attrs[field] : undefined)),
+    fields,
+    clock,
+  );
+}
+
+/** `pickEventTime` given the value of each of `fields` in turn (undefined where the event has none). */
+export function pickEventTimeOf(values: readonly (FlatValue | undefined)[], fields: readonly string[], clock: Clock): EventTime {
   let nowMs = -1;
-  for (const field of fields) {
-    if (!Object.hasOwn(attrs, field)) continue;
-    const value = attrs[field];
+  for (let i = 0; i < fields.length; i++) {
+    const value = values[i];
     if (value === undefined) continue;
     if (nowMs < 0) nowMs = clock.nowMs();
     const tsNs = parseTimestamp(value, nowMs);
-    if (tsNs !== null) return { tsNs, tsField: field };
+    if (tsNs !== null) return { tsNs, tsField: fields[i] as string };
   }
   return { tsNs: BigInt(Math.trunc(nowMs < 0 ? clock.nowMs() : nowMs)) * 1_000_000n, tsField: '' };
 }

@@ -57,8 +57,7 @@ describe('writeSystemEvents', () => {
   it('ends the write it announced when the engine refuses it, and passes the failure on', async () => {
     const seen: string[] = [];
     const failing = {
-      encodeEventHead: engine.encodeEventHead.bind(engine),
-      encodeEventFields: engine.encodeEventFields.bind(engine),
+      eventEncoder: engine.eventEncoder.bind(engine),
       insertEvents: () => Promise.reject(new Error('disk full')),
     };
     const deps: SystemEventDeps = {

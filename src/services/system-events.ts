@@ -5,7 +5,7 @@ import type { Store } from '../store/index.js';
 
 /** What writing the service's own records as events needs. */
 export interface SystemEventDeps {
-  readonly engine: Pick<Engine, 'encodeEventHead' | 'encodeEventFields' | 'insertEvents'>;
+  readonly engine: Pick<Engine, 'eventEncoder' | 'insertEvents'>;
   readonly store: { readonly tenants: Pick<Store['tenants'], 'reserveSequence'> };
   readonly clock: Clock;
   /** Told the tenant before its events are written; the result is called after, however it ended. */

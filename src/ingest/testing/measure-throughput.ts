@@ -12,8 +12,8 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { systemClock } from '../../core/index.js';
-import { encodeEventFields, encodeEventHead, encodeEventRow } from '../../engine/index.js';
-import { buildPendingRow } from '../build-event-row.js';
+import { FieldPathIds, SlabEventEncoder } from '../../engine/index.js';
+import { IngestRowEncoder } from '../ingest-row-encoder.js';
 import { ingestStream } from '../ingest-stream.js';
 import { defaultTimestampFields } from '../ingest-types.js';
 import { isJsonObject, parseJsonText } from '../parse-json-text.js';
@@ -35,12 +35,11 @@ async function readLines(): Promise<string[]> {
 function pureJs(lines: readonly string[]): { events: number; ms: number; chars: number } {
   const start = performance.now();
   let chars = 0;
-  let seq = 0n;
+  const rows = new IngestRowEncoder({ eventEncoder: () => new SlabEventEncoder() }, new FieldPathIds(), defaultTimestampFields, systemClock);
   for (const line of lines) {
     const parsed = parseJsonText(line);
     if (!parsed.ok || !isJsonObject(parsed.value)) continue;
-    const row = buildPendingRow(parsed.value, line, defaultTimestampFields, systemClock);
-    chars += encodeEventRow({ tenant: 't', indexId: 'i', sourceType: 'custom:generic', seq: seq++, ...row }).head.length;
+    chars += rows.event(parsed.value, line).head.length;
   }
   return { events: lines.length, ms: performance.now() - start, chars };
 }
@@ -52,7 +51,7 @@ async function stream(): Promise<{ events: number; ms: number; bytes: number }> 
     createReadStream(file, { highWaterMark: 1 << 20 }),
     { tenantId: 't', indexId: 'i', timestampFields: defaultTimestampFields, sourceType: 'custom:generic' },
     {
-      engine: { encodeEventHead, encodeEventFields, insertEvents: async (batch) => ({ rows: batch.rows.length }) },
+      engine: { eventEncoder: () => new SlabEventEncoder(), insertEvents: async (batch) => ({ rows: batch.rows.length }) },
       reserveSequence: async (count) => {
         const first = next;
         next += BigInt(count);

@@ -1,6 +1,8 @@
 import { ManualClock } from '../../core/index.js';
-import type { Engine, EventBatch, EventFieldsInput, EventHeadInput, EventRowInput } from '../../engine/index.js';
+import type { EncodedEvent, Engine, EventBatch, EventEncoder, EventFieldsInput, EventHeadInput, EventRowInput, FieldPathIds } from '../../engine/index.js';
+import { setPath, type FlatValue } from '../flatten-event.js';
 import type { IngestDependencies } from '../ingest-types.js';
+import { valuesText } from '../values-text.js';
 
 /** A row as the test double stores it: bigints as decimal strings so rows compare with toEqual. */
 export type StoredRow = Omit<EventRowInput, 'tsNs' | 'seq'> & { readonly tsNs: string; readonly seq: string };
@@ -14,7 +16,7 @@ type HeadFields = Pick<EventHeadInput, 'tsField' | 'rawJson' | 'searchText'>;
  * An insert whose time extents do not hold each row's time (the Engine contract) fails. Its
  * "encoded" head and fields are their inputs as JSON, read back at the insert.
  */
-export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'encodeEventFields' | 'insertEvents'> {
+export class MemoryEventWriter implements Pick<Engine, 'eventEncoder' | 'insertEvents'> {
   readonly batches: StoredRow[][] = [];
   inFlight = 0;
   maxInFlight = 0;
@@ -24,12 +26,8 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'enco
   failOnInsert: ReadonlySet<number> = new Set();
   private inserts = 0;
 
-  encodeEventHead({ tsField, rawJson, searchText }: EventHeadInput): Uint8Array {
-    return Buffer.from(JSON.stringify({ tsField, rawJson, searchText } satisfies HeadFields));
-  }
-
-  encodeEventFields({ attrs, nullPaths }: EventFieldsInput): Uint8Array {
-    return Buffer.from(JSON.stringify({ attrs, nullPaths } satisfies EventFieldsInput));
+  eventEncoder(paths: FieldPathIds): EventEncoder {
+    return new JsonEventEncoder(paths);
   }
 
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
@@ -58,6 +56,49 @@ export class MemoryEventWriter implements Pick<Engine, 'encodeEventHead' | 'enco
   /** Every row written, in order. */
   get rows(): StoredRow[] {
     return this.batches.flat();
+  }
+}
+
+/**
+ * The stand-in's encoder: collects a row's values by path name, then gives its head and fields
+ * as JSON, with the search text the engine's encoder makes of the same values (`valuesText`).
+ */
+class JsonEventEncoder implements EventEncoder {
+  private attrs: Record<string, FlatValue> = {};
+  private nullPaths: string[] = [];
+
+  constructor(private readonly paths: FieldPathIds) {}
+
+  string(pathId: number, value: string): void {
+    setPath(this.attrs, this.pathOf(pathId), value);
+  }
+
+  number(pathId: number, value: number): void {
+    setPath(this.attrs, this.pathOf(pathId), value);
+  }
+
+  null(pathId: number): void {
+    this.nullPaths.push(this.pathOf(pathId));
+  }
+
+  discardRow(): void {
+    this.attrs = {};
+    this.nullPaths = [];
+  }
+
+  endRow(tsField: string, rawJson: string): EncodedEvent {
+    const { attrs, nullPaths } = this;
+    this.discardRow();
+    return {
+      head: Buffer.from(JSON.stringify({ tsField, rawJson, searchText: valuesText(attrs) } satisfies HeadFields)),
+      fields: Buffer.from(JSON.stringify({ attrs, nullPaths } satisfies EventFieldsInput)),
+    };
+  }
+
+  private pathOf(pathId: number): string {
+    const path = this.paths.paths[pathId];
+    if (path === undefined) throw new Error(`path id ${pathId} is not one of the writer's`);
+    return path;
   }
 }
 
