@@ -8,7 +8,7 @@ import { memoryDeps } from './testing/memory-event-writer.js';
 const scope = { tenant: 'acme', indexId: 'idx1', sourceType: 'aws:cloudtrail' };
 
 function pending(n: number): PendingRow {
-  return { tsNs: BigInt(n) * 1_000_000_000n, tsField: 'ts', rawJson: `{"n":${n}}`, attrs: { n }, nullPaths: [], searchText: String(n) };
+  return { tsNs: BigInt(n) * 1_000_000_000n, tsField: 'ts', rawJson: `{"n":${n}}`, attrs: { n }, nullPaths: [] };
 }
 
 function writerWith(limits: Partial<BatchLimits> = {}) {
@@ -60,7 +60,7 @@ describe('BatchWriter', () => {
   it('fills every row from the scope and the pending row', async () => {
     const w = writerWith();
     const { deps, writer, add } = w;
-    add({ tsNs: -5n, tsField: '', rawJson: '{"a":null}', attrs: {}, nullPaths: ['a'], searchText: '' });
+    add({ tsNs: -5n, tsField: '', rawJson: '{"a":null}', attrs: {}, nullPaths: ['a'] });
     await writer.flush();
     await writer.drain();
     expect(deps.writer.rows).toEqual([

@@ -1,10 +1,12 @@
 import { isUnderNamespace, systemNamespace, systemNamespaceAliases, type Clock } from '../core/index.js';
 import { flattenEvent, flattenEventInto, setPath, type FlatEvent, type FlatValue } from './flatten-event.js';
 import { pickEventTime } from './pick-event-time.js';
-import { valuesText } from './values-text.js';
 import { wellFormedJsonText, wellFormedValue } from './well-formed-text.js';
 
-/** An event ready for the engine except for its sequence number, given when its batch is sent. */
+/**
+ * An event flattened and timestamped, for the events `EventWalker` leaves to flattening
+ * (`IngestRowEncoder.pending` encodes it); the engine makes its search text from the values.
+ */
 export interface PendingRow {
   readonly tsNs: bigint;
   readonly tsField: string;
@@ -12,8 +14,6 @@ export interface PendingRow {
   /** The flattened event's columns (D3), in its order. */
   readonly attrs: Readonly<Record<string, FlatValue>>;
   readonly nullPaths: readonly string[];
-  /** Every value's text for free-text search (see `valuesText`). */
-  readonly searchText: string;
 }
 
 /**
@@ -33,7 +33,7 @@ export function buildPendingRow(event: Record<string, unknown>, rawJson: string,
   }
   const { tsNs, tsField } = pickEventTime(flat.attrs, timestampFields, clock);
   const { attrs, nullPaths } = withoutReservedPaths(event, flat);
-  return { tsNs, tsField, rawJson, attrs, nullPaths, searchText: valuesText(attrs) };
+  return { tsNs, tsField, rawJson, attrs, nullPaths };
 }
 
 /**

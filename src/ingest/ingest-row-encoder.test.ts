@@ -6,6 +6,7 @@ import { buildPendingRow } from './build-event-row.js';
 import { EventWalker } from './event-walker.js';
 import { maxFlattenDepth } from './flatten-event.js';
 import { IngestRowEncoder, type EncodedRow } from './ingest-row-encoder.js';
+import { valuesText } from './values-text.js';
 
 const clock = new ManualClock(Date.UTC(2024, 2, 1, 12, 0, 0));
 const timestampFields = ['ts', 'a.b', '@svc.time', '1', 'k[0]'];
@@ -45,11 +46,11 @@ function headOf(head: Uint8Array): string[] {
   return strings;
 }
 
-/** The row the flattening route gives: `buildPendingRow`, then the engine's head and fields encoders. */
+/** The row the flattening route gives: `buildPendingRow` and `valuesText`, then the engine's head and fields encoders. */
 function flattened(event: Record<string, unknown>, raw: string) {
   const paths = new FieldPathIds();
   const row = buildPendingRow(event, raw, timestampFields, clock);
-  const head = encodeEventHead(row);
+  const head = encodeEventHead({ ...row, searchText: valuesText(row.attrs) });
   return { head: headOf(head), fields: fieldsOf(encodeEventFields(row, paths), paths), tsNs: row.tsNs, timed: row.tsField !== '' };
 }
 
