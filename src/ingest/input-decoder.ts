@@ -56,7 +56,7 @@ export class InputDecoder {
   }
 
   /** A chunk's text, in one or more strings (see Utf8ChunkDecoder). */
-  private decode(decoder: Utf8ChunkDecoder, chunk: InputChunk): string[] {
+  private decode(decoder: Utf8ChunkDecoder, chunk: InputChunk): Iterable<string> {
     if (typeof chunk === 'string') {
       this.addDecoded(Buffer.byteLength(chunk, 'utf8'));
       return [chunk];

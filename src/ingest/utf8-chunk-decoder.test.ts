@@ -11,7 +11,7 @@ function oracle(chunks: readonly Buffer[]): string {
 
 function decoded(chunks: readonly Buffer[]): { text: string; pieces: string[] } {
   const decoder = new Utf8ChunkDecoder();
-  const pieces = [...chunks.flatMap((chunk) => decoder.write(chunk)), decoder.end()].filter((piece) => piece !== '');
+  const pieces = [...chunks.flatMap((chunk) => [...decoder.write(chunk)]), decoder.end()].filter((piece) => piece !== '');
   return { text: pieces.join(''), pieces };
 }
 
@@ -30,6 +30,17 @@ function cut(bytes: Buffer, offsets: readonly number[]): Buffer[] {
 const line = fc.oneof({ weight: 6, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 300 }) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 60 }) });
 
 describe('Utf8ChunkDecoder', () => {
+  it('gives runs of whole lines of at most 64 KiB (strings V8 makes in the young generation); a longer line is a run of its own', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"n":${i},"pad":"${'x'.repeat(100)}"}`);
+    const long = 'y'.repeat(100_000);
+    const bytes = Buffer.from([...lines.slice(0, 1500), long, ...lines.slice(1500)].join('\n') + '\n');
+    const { text, pieces } = decoded([bytes]);
+    expect(text).toBe(bytes.toString());
+    expect(pieces.filter((piece) => piece.length > 64 * 1024)).toEqual([long + '\n']);
+    expect(pieces.every((piece) => piece.endsWith('\n'))).toBe(true);
+    expect(pieces.length).toBeGreaterThan(6);
+  });
+
   it('decodes any chunking of UTF-8 lines as a StringDecoder does', () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 80 }), fc.array(fc.nat(), { maxLength: 12 }), (lines, offsets) => {
