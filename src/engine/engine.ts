@@ -22,7 +22,8 @@ export interface EventHeadInput {
   /**
    * The text of every user column's value (strings as they are, numbers in canonical text),
    * joined by NUL. Free-text search (D13) and `**:` run on it and its text index, so they never
-   * see column names, JSON escapes or system columns. Built by `valuesText` in ingest.
+   * see column names, JSON escapes or system columns. Ingest's own rows get it from the values
+   * (`EventEncoder`); `valuesText` in ingest gives the same text for a flattened event.
    */
   readonly searchText: string;
 }

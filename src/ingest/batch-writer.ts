@@ -35,8 +35,8 @@ interface OpenRow {
 /**
  * Collects rows into batches and writes them with at most one insert in flight: while the engine
  * writes batch N, the caller parses batch N+1, and `flush` of N+1 waits for N first. Rows come
- * encoded (`IngestRowEncoder`, with this writer's `paths`); sequence numbers are reserved per batch when it is closed, so
- * they follow input order.
+ * encoded (`IngestRowEncoder`, with this writer's `paths`); sequence numbers are reserved per
+ * batch when it is closed, so they follow input order.
  */
 export class BatchWriter {
   /** Rows the engine confirmed written. */
