@@ -6,9 +6,10 @@ const smallestSplit = 4096;
 
 /**
  * Longest run of lines decoded into one string (a longer line is one run). V8 puts a string over
- * 128 KiB straight into the old generation, where only a mark-compact frees it: the 1 MiB runs of
- * a gunzipped file made 51 mark-compacts in a Windows ingest. Runs this short are born young and
- * die young, as the lines sliced from them are parsed within a millisecond or two.
+ * 128 KiB straight into the old generation, and the 1 MiB runs of a gunzipped file, all decoded
+ * before the first was read, outlived scavenges: 0.45 GB of a Windows ingest was promoted, 0.12
+ * GB with these runs (docs/benchmarks-journal.md, "Events walked into the encoder"). Runs this
+ * short are born young and die young, as their lines are parsed within a millisecond or two.
  */
 const maxRunBytes = 64 * 1024;
 
