@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { EngineError, IngestError } from '../core/index.js';
 import { BatchWriter, type BatchLimits } from './batch-writer.js';
 import type { PendingRow } from './build-event-row.js';
-import { IngestRowEncoder } from './ingest-row-encoder.js';
 import { memoryDeps } from './testing/memory-event-writer.js';
 
 const scope = { tenant: 'acme', indexId: 'idx1', sourceType: 'aws:cloudtrail' };
@@ -14,7 +13,7 @@ function pending(n: number): PendingRow {
 function writerWith(limits: Partial<BatchLimits> = {}) {
   const deps = memoryDeps();
   const writer = new BatchWriter(deps, scope, { batchRows: 3, batchBytes: 1 << 30, ...limits });
-  const rows = new IngestRowEncoder(deps.engine, writer.paths, ['ts'], deps.clock);
+  const rows = writer.rowEncoder(['ts'], deps.clock);
   /** Encodes a pending row as ingest does and adds it. */
   const add = (row: PendingRow): void => writer.add(rows.pending(row));
   return { deps, writer, add };

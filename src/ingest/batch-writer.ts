@@ -1,6 +1,7 @@
 import { EngineError, VigilError } from '../core/index.js';
 import { FieldPathIds, isRowDataError, type EncodedEventRow } from '../engine/index.js';
-import type { EncodedRow } from './ingest-row-encoder.js';
+import type { Clock } from '../core/index.js';
+import { IngestRowEncoder, type EncodedRow } from './ingest-row-encoder.js';
 import type { IngestDependencies } from './ingest-types.js';
 
 /** What every row of one ingest shares. */
@@ -35,7 +36,7 @@ interface OpenRow {
 /**
  * Collects rows into batches and writes them with at most one insert in flight: while the engine
  * writes batch N, the caller parses batch N+1, and `flush` of N+1 waits for N first. Rows come
- * encoded (`IngestRowEncoder`, with this writer's `paths`); sequence numbers are reserved per
+ * encoded by the writer's own `rowEncoder`; sequence numbers are reserved per
  * batch when it is closed, so they follow input order.
  */
 export class BatchWriter {
@@ -51,7 +52,7 @@ export class BatchWriter {
   private inFlight: Promise<void> | null = null;
   private failure: unknown = null;
   /** The ids of the paths this writer's rows hold, which their encoded fields name. */
-  readonly paths = new FieldPathIds();
+  private readonly paths = new FieldPathIds();
 
   constructor(
     private readonly deps: Pick<IngestDependencies, 'engine' | 'reserveSequence'>,
@@ -61,7 +62,12 @@ export class BatchWriter {
     private readonly onRefused: RowRefused = () => {},
   ) {}
 
-  /** Adds one row, encoded with this writer's `paths` and read from input line `lineNo`, to the open batch. */
+  /** An encoder of events into rows for this writer: their fields name paths by its ids. */
+  rowEncoder(timestampFields: readonly string[], clock: Clock): IngestRowEncoder {
+    return new IngestRowEncoder(this.deps.engine, this.paths, timestampFields, clock);
+  }
+
+  /** Adds one row, made by this writer's `rowEncoder` and read from input line `lineNo`, to the open batch. */
   add(row: EncodedRow, lineNo = 0): void {
     const { head, fields, tsNs, timed } = row;
     this.rows.push({ head, fields, tsNs, timed });

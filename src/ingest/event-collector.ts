@@ -21,7 +21,7 @@ export class EventCollector {
 
   constructor(
     private readonly writer: BatchWriter,
-    /** Encodes events with the ids of `writer.paths`. */
+    /** `writer.rowEncoder`, which encodes events into the writer's rows. */
     private readonly rows: IngestRowEncoder,
     private readonly maxReportedErrors: number,
   ) {}

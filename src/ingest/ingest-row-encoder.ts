@@ -21,8 +21,8 @@ export interface EncodedRow {
 /**
  * Encodes the events of one ingest as they are read: walked into the engine's encoder field by
  * field (`EventWalker`), or, for the rare event the walk leaves to it, flattened first
- * (`buildPendingRow`). Both give the same row. Rows name their paths by the ids of `paths`,
- * the ingest's `BatchWriter`'s.
+ * (`buildPendingRow`). Both give the same row. Rows name their paths by the ids of `paths`:
+ * a `BatchWriter` makes its own (`BatchWriter.rowEncoder`).
  */
 export class IngestRowEncoder {
   private readonly encoder: EventEncoder;

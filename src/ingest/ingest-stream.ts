@@ -1,6 +1,5 @@
 import { ErrorCodes, IngestError, PayloadTooLargeError, VigilError } from '../core/index.js';
 import { BatchWriter } from './batch-writer.js';
-import { IngestRowEncoder } from './ingest-row-encoder.js';
 import { classifyFirstLine, isBlankLine, secondLineIsEvent } from './detect-format.js';
 import { EventCollector } from './event-collector.js';
 import { InputDecoder, type InputSource } from './input-decoder.js';
@@ -53,8 +52,7 @@ class IngestRun {
       () => this.progress(false),
       (lineNo, reason) => this.collector.reject(lineNo, reason),
     );
-    const rows = new IngestRowEncoder(deps.engine, this.writer.paths, target.timestampFields, deps.clock);
-    this.collector = new EventCollector(this.writer, rows, options.maxReportedErrors ?? defaultMaxReportedErrors);
+    this.collector = new EventCollector(this.writer, this.writer.rowEncoder(target.timestampFields, deps.clock), options.maxReportedErrors ?? defaultMaxReportedErrors);
     this.mode = options.format === 'ndjson' ? 'ndjson' : options.format === 'text' ? 'text' : 'detect';
     if (options.format === 'text') this.format = 'text';
   }
