@@ -4,7 +4,7 @@ import { buildPendingRow, type PendingRow } from './build-event-row.js';
 import { EventWalker } from './event-walker.js';
 import { pickEventTimeOf } from './pick-event-time.js';
 
-/** Per-row bytes of the encoding beyond the raw text and the fields (ids, times, the values' separators). */
+/** Per-row bytes of the encoding beyond the raw text and the fields (the head's lengths and value separators, time, seq, map). */
 const rowOverheadBytes = 160;
 
 /** One event encoded for the open batch (`BatchWriter.add`). */
