@@ -18,14 +18,33 @@ import type {
   RunningQuery,
   SequenceRange,
   TenantIndex,
+  TimeExtent,
   TimeSpan,
 } from './engine.js';
 import { mutationTarget, type SchemaOptions } from './schema.js';
 import { parseJsonCompactResult, queryResultFormat } from './json-format-result.js';
 import { TableOperations } from './table-operations.js';
+import { GroupCommit, type GroupCommitOptions } from './group-commit.js';
+import type { CatalogRow } from './lineage-paths.js';
 import { deleteLookupRows, insertLookupRows } from './lookup-rows.js';
 import { joinSpans } from './time-extents.js';
 import type { TimeSpanCache } from './time-span-cache.js';
+
+/** An encoded batch waiting for its group's insert. */
+interface PendingBatch {
+  readonly extents: readonly TimeExtent[];
+  readonly catalog: readonly CatalogRow[];
+  readonly chunks: readonly Uint8Array[];
+  /** Its extents and catalog rows are written. */
+  described: boolean;
+}
+
+/**
+ * Two inserts in flight, as before groups (the CLI's two pieces each keep one busy); a group
+ * holds at most 64 MiB of blocks, the default batch's size, so it costs the engine no more memory
+ * than one batch written alone.
+ */
+const insertGroups: GroupCommitOptions = { concurrency: 2, maxGroupBytes: 64 * 1024 * 1024 };
 
 /**
  * What every adapter shares: row encoding and the schema, catalog and maintenance statements
@@ -39,6 +58,7 @@ export abstract class TableBackedEngine implements Engine {
   private readonly spans: TimeSpanCache | null;
   private readonly fieldMaps: FieldMapStore;
   private readonly blocks = new EventBlockEncoder();
+  private readonly commits = new GroupCommit<PendingBatch>((batches) => this.writeBatches(batches), insertGroups);
 
   protected constructor(
     protected readonly logger: Logger,
@@ -86,13 +106,26 @@ export abstract class TableBackedEngine implements Engine {
     const maps = await this.fieldMaps.mapsFor(batch.rows);
     const encoded = this.blocks.encode(batch.rows, maps.maps);
     await this.fieldMaps.learn(maps, encoded.catalog);
+    const bytes = encoded.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    await this.commits.commit({ extents: batch.extents, catalog: encoded.catalog, chunks: encoded.chunks, described: false }, bytes);
+    return { rows: batch.rows.length };
+  }
+
+  /** Writes the batches of a group (group-commit.ts) as one insert of their blocks, one after another. */
+  private async writeBatches(batches: readonly PendingBatch[]): Promise<void> {
     // The extents and the catalog go first: a query that finds the extents unchanged after its
     // statement saw none of these rows outside them, and the catalog lists what any row holds.
-    this.spans?.widen(batch.extents);
-    await this.tables.widenTimeExtents(batch.extents);
-    await this.tables.writeCatalog(encoded.catalog);
-    await this.insertBlock(encoded.chunks);
-    return { rows: batch.rows.length };
+    // A batch written again alone, after its group failed, is described already: its catalog
+    // rows are counts, which a second write would double.
+    const undescribed = batches.filter((batch) => !batch.described);
+    if (undescribed.length > 0) {
+      const extents = undescribed.flatMap((batch) => batch.extents);
+      this.spans?.widen(extents);
+      await this.tables.widenTimeExtents(extents);
+      await this.tables.writeCatalog(undescribed.flatMap((batch) => batch.catalog));
+      for (const batch of undescribed) batch.described = true;
+    }
+    await this.insertBlock(batches.flatMap((batch) => batch.chunks));
   }
 
   fieldLayout(tenant: string, indexIds: readonly string[]): Promise<StoredLayout> {

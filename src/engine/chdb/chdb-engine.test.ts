@@ -37,6 +37,30 @@ describe('chdb engine', () => {
     }
   });
 
+  it('writes batches that arrive while inserts are in flight in fewer inserts, every event kept', async () => {
+    class CountedInserts extends ChdbEngine {
+      inserts = 0;
+      protected override insertBlock(chunks: readonly Uint8Array[]): Promise<void> {
+        this.inserts++;
+        return super.insertBlock(chunks);
+      }
+    }
+    const engine = new CountedInserts({ path, poolSize: 2 });
+    try {
+      const tenant = uniqueTenant();
+      await insert(engine, [anEvent({ tenant })]); // the index's field maps are read once, before
+      const before = engine.inserts;
+      await Promise.all(Array.from({ length: 8 }, (_, i) => insert(engine, [anEvent({ tenant, attrs: { batch: i } }), anEvent({ tenant, attrs: { batch: i } })])));
+      expect(engine.inserts - before).toBeLessThan(8);
+      const perBatch = await engine.query<{ batch: string; n: string }>(
+        `SELECT rest_n['batch'] AS batch, count() AS n FROM logs WHERE tenant = '${tenant}' AND has(field_paths, 'batch') GROUP BY batch ORDER BY batch`,
+      );
+      expect(perBatch.rows.map((row) => [Number(row.batch), Number(row.n)])).toEqual(Array.from({ length: 8 }, (_, i) => [i, 2]));
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('opens nothing until first used, and a never-used engine closes cleanly', async () => {
     const engine = new ChdbEngine({ path: join(path, 'never-opened') });
     await engine.close();

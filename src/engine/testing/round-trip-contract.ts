@@ -97,6 +97,31 @@ FROM logs WHERE tenant = ${sqlString(tenant)} ORDER BY seq`,
       expect(await countEvents(engine(), tenant)).toBe(0);
     });
 
+    it('writes batches sent at once, of several tenants, each whole and cataloged once; a batch it cannot read fails alone', async () => {
+      // The engine may write concurrent batches as one insert (group-commit.ts): whatever it
+      // groups, each caller's outcome and counts must be those of its own batch.
+      const batchOf = (tenant: string, count: number) => {
+        const events = Array.from({ length: count }, (_, i) => anEvent({ tenant, attrs: { user: `u${i}`, n: i } }));
+        return { rows: events.map((event) => encodeEventRow(event)), extents: timeExtentsOf(events) };
+      };
+      const tenants = [uniqueTenant(), uniqueTenant(), uniqueTenant()];
+      const refused = uniqueTenant();
+      const unreadable = batchOf(refused, 2);
+      const outcomes = await Promise.allSettled([
+        ...tenants.flatMap((tenant) => [engine().insertEvents(batchOf(tenant, 3)), engine().insertEvents(batchOf(tenant, 2))]),
+        engine().insertEvents({ ...unreadable, rows: damaged(unreadable.rows) }),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([...Array<string>(6).fill('fulfilled'), 'rejected']);
+      for (const tenant of tenants) {
+        expect(await countEvents(engine(), tenant)).toBe(5);
+        expect((await engine().fieldCatalog(tenant, ['main'])).map((field) => [field.path, field.rows])).toEqual([
+          ['n', 5],
+          ['user', 5],
+        ]);
+      }
+      expect(await countEvents(engine(), refused)).toBe(0);
+    });
+
     it('an empty batch writes nothing', async () => {
       await expect(engine().insertEvents({ rows: [], extents: [] })).resolves.toEqual({ rows: 0 });
     });
