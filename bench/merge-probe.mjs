@@ -28,6 +28,8 @@ const stringSlotsNotNull = [
   ...range(96).map((i) => `ALTER TABLE T MODIFY COLUMN s${i} String DEFAULT '' CODEC(LZ4)`),
   ...range(32).map((i) => `ALTER TABLE T MODIFY COLUMN n${i} Float64 DEFAULT 0 CODEC(LZ4)`),
 ];
+const wordsIndexWith = (parameters) =>
+  `ALTER TABLE T ADD INDEX search_words replaceAll(lower(search_text), '_', 'Z') TYPE text(tokenizer = splitByNonAlpha${parameters ? ', ' + parameters : ''})`;
 const sparse = 'ALTER TABLE T MODIFY SETTING ratio_of_defaults_for_sparse_serialization = 0.5';
 
 /** Each variant: the statements that make its table from a copy of `logs` (`T` names the table). */
@@ -44,6 +46,13 @@ const variants = {
   'not-null-slots': stringSlotsNotNull,
   'compact-merged-parts': ['ALTER TABLE T MODIFY SETTING min_bytes_for_wide_part = 4000000000'],
   'merge-blocks-64k': ['ALTER TABLE T MODIFY SETTING merge_max_block_size = 65536, merge_max_block_size_bytes = 104857600'],
+  'words-no-frontcoding': [dropIndexes[0], wordsIndexWith('dictionary_block_frontcoding_compression = 0')],
+  'words-dictionary-4k': [dropIndexes[0], wordsIndexWith('dictionary_block_size = 4096')],
+  'words-dictionary-128': [dropIndexes[0], wordsIndexWith('dictionary_block_size = 128')],
+  'words-lower-only': [dropIndexes[0], 'ALTER TABLE T ADD INDEX search_words lower(search_text) TYPE text(tokenizer = splitByNonAlpha)'],
+  'words-granularity-1': [dropIndexes[0], `${wordsIndexWith('')} GRANULARITY 1`],
+  'wide-inserts': ['ALTER TABLE T MODIFY SETTING min_level_for_wide_part = 0, min_bytes_for_wide_part = 0'],
+  'wide-inserts-horizontal': ['ALTER TABLE T MODIFY SETTING min_level_for_wide_part = 0, min_bytes_for_wide_part = 0, vertical_merge_algorithm_min_rows_to_activate = 1000000'],
   'horizontal-merges': ['ALTER TABLE T MODIFY SETTING vertical_merge_algorithm_min_rows_to_activate = 1000000'],
 };
 
