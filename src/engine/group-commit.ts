@@ -4,9 +4,9 @@
  * callers share one write. An item that finds a write free goes at once: grouping adds no wait.
  *
  * Why: an insert into `logs` costs the engine about 45 ms of CPU whatever its size (a compact
- * part of some 150 columns and two text indexes, plus the catalog and extents rows), so shippers
- * posting a few events per request paid for it per request: 20 events a request cost 6.7-8.8 ms of
- * server CPU per event (docs/engine.md, "Inserts in groups").
+ * part of some 150 columns and two text indexes), and a batch's extents and catalog rows about
+ * 11 ms each more, so shippers posting a few events per request paid that per request: 20 events
+ * a request cost 6.4-10.2 ms of server CPU per event (docs/engine.md, "Inserts in groups").
  */
 export interface GroupCommitOptions {
   /** Writes in flight at once (two let one insert run while the next is encoded and staged). */
