@@ -107,3 +107,50 @@ describe('TimeSpanCache after retention', () => {
     expect(await unread.span('acme', ['a'], t.read)).toEqual(span(10n, 50n));
   });
 });
+
+describe('TimeSpanCache: what the time_extents table holds', () => {
+  const extent = (indexId: string, minTsNs: bigint, maxTsNs: bigint, tenant = 'acme') => ({ tenant, indexId, minTsNs, maxTsNs });
+  /** An insert as the engine makes it: widen, write the rows not yet held, note them. */
+  const insert = (cache: TimeSpanCache, extents: ReturnType<typeof extent>[]) => {
+    cache.widen(extents);
+    const written = cache.unrecorded(extents);
+    cache.recorded(extents);
+    return written;
+  };
+
+  it('writes an extent until the table holds a span around it, then leaves it out', () => {
+    const cache = new TimeSpanCache();
+    expect(insert(cache, [extent('a', 10n, 20n)])).toEqual([extent('a', 10n, 20n)]);
+    expect(insert(cache, [extent('a', 10n, 20n), extent('a', 12n, 18n)])).toEqual([]);
+    // Reaching past either end, in another index or another tenant: written.
+    const outside = [extent('a', 9n, 15n), extent('a', 15n, 21n), extent('b', 12n, 18n), extent('a', 12n, 18n, 'other')];
+    expect(cache.unrecorded(outside)).toEqual(outside);
+  });
+
+  it('counts a span read from the table, but not an extent widened whose insert has not ended', async () => {
+    const cache = new TimeSpanCache();
+    await cache.span('acme', ['a'], table({ a: span(10n, 20n) }).read);
+    expect(cache.unrecorded([extent('a', 11n, 19n)])).toEqual([]);
+    cache.widen([extent('a', 30n, 40n)]); // its insert is under way, or failed
+    expect(cache.unrecorded([extent('a', 31n, 39n)])).toEqual([extent('a', 31n, 39n)]);
+  });
+
+  it('writes again after the index was deleted, even for an insert that ended after the delete', () => {
+    const cache = new TimeSpanCache();
+    insert(cache, [extent('a', 10n, 20n)]);
+    cache.widen([extent('a', 12n, 13n)]);
+    cache.forget('acme', 'a');
+    cache.recorded([extent('a', 12n, 13n)]);
+    expect(cache.unrecorded([extent('a', 12n, 13n)])).toEqual([extent('a', 12n, 13n)]);
+  });
+
+  it('keeps what the table holds when retention narrows the span: the table is not narrowed', async () => {
+    const cache = new TimeSpanCache();
+    const t = table({ a: span(10n, 50n) });
+    await cache.span('acme', ['a'], t.read);
+    await cache.narrowAfter('acme', 'a', 30n, async () => {});
+    // A late event before the cutoff widens the span in memory; the table's row has it already.
+    expect(insert(cache, [extent('a', 15n, 16n)])).toEqual([]);
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(15n, 50n));
+  });
+});

@@ -61,6 +61,35 @@ describe('chdb engine', () => {
     }
   });
 
+  it('writes a time extent row only for a batch that widens the span the table holds', async () => {
+    class CountedExtents extends ChdbEngine {
+      extentInserts = 0;
+      override exec(sql: string, options?: Parameters<ChdbEngine['exec']>[1]): Promise<void> {
+        if (sql.startsWith('INSERT INTO time_extents')) this.extentInserts++;
+        return super.exec(sql, options);
+      }
+    }
+    const engine = new CountedExtents({ path, poolSize: 2 });
+    try {
+      await engine.init();
+      const tenant = uniqueTenant();
+      const at = (iso: string) => anEvent({ tenant, tsNs: ns(iso) });
+      await insert(engine, [at('2024-05-01T10:00:00Z'), at('2024-05-01T11:00:00Z')]);
+      await insert(engine, [at('2024-05-01T10:30:00Z')]);
+      await insert(engine, [at('2024-05-01T10:00:00Z'), at('2024-05-01T11:00:00Z')]);
+      expect(engine.extentInserts).toBe(1);
+      await insert(engine, [at('2024-05-01T10:30:00Z'), at('2024-05-01T12:00:00Z')]);
+      expect(engine.extentInserts).toBe(2);
+      // The table itself holds every event's time, as a restart would read it.
+      const table = await engine.query<{ lo: string; hi: string }>(
+        `SELECT toString(min(min_ts)) AS lo, toString(max(max_ts)) AS hi FROM time_extents WHERE tenant = '${tenant}' AND idx = 'main'`,
+      );
+      expect(table.rows).toEqual([{ lo: '2024-05-01 10:00:00.000000000', hi: '2024-05-01 12:00:00.000000000' }]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('opens nothing until first used, and a never-used engine closes cleanly', async () => {
     const engine = new ChdbEngine({ path: join(path, 'never-opened') });
     await engine.close();
