@@ -116,14 +116,15 @@ export abstract class TableBackedEngine implements Engine {
     // The extents and the catalog go first: a query that finds the extents unchanged after its
     // statement saw none of these rows outside them, and the catalog lists what any row holds.
     // A batch written again alone, after its group failed, is described already: its catalog
-    // rows are counts, which a second write would double. The only writer of its store leaves
-    // out extent rows the table holds already (time-span-cache.ts).
+    // rows are counts, which a second write would double. The only writer of its store writes
+    // extent rows in whole minutes, and none the table holds already (time-span-cache.ts).
     const undescribed = batches.filter((batch) => !batch.described);
     if (undescribed.length > 0) {
       const extents = undescribed.flatMap((batch) => batch.extents);
       this.spans?.widen(extents);
-      await this.tables.widenTimeExtents(this.spans?.unrecorded(extents) ?? extents);
-      this.spans?.recorded(extents);
+      const rows = this.spans?.rowsToWrite(extents) ?? extents;
+      await this.tables.widenTimeExtents(rows);
+      this.spans?.recorded(rows);
       await this.tables.writeCatalog(undescribed.flatMap((batch) => batch.catalog));
       for (const batch of undescribed) batch.described = true;
     }

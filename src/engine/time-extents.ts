@@ -27,3 +27,15 @@ export function joinSpans(a: TimeSpan | null, b: TimeSpan | null): TimeSpan | nu
   if (b === null) return a;
   return { minTsNs: a.minTsNs < b.minTsNs ? a.minTsNs : b.minTsNs, maxTsNs: a.maxTsNs > b.maxTsNs ? a.maxTsNs : b.maxTsNs };
 }
+
+const minuteNs = 60_000_000_000n;
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/** The extent widened to whole minutes (UTC), within the nanoseconds a DateTime64(9) holds. */
+export function toWholeMinutes(extent: TimeExtent): TimeExtent {
+  const floor = (ns: bigint): bigint => (ns >= 0n ? ns / minuteNs : -((-ns + minuteNs - 1n) / minuteNs)) * minuteNs;
+  const down = floor(extent.minTsNs);
+  const up = -floor(-extent.maxTsNs);
+  return { ...extent, minTsNs: down < int64Min ? extent.minTsNs : down, maxTsNs: up > int64Max ? extent.maxTsNs : up };
+}

@@ -108,49 +108,69 @@ describe('TimeSpanCache after retention', () => {
   });
 });
 
-describe('TimeSpanCache: what the time_extents table holds', () => {
-  const extent = (indexId: string, minTsNs: bigint, maxTsNs: bigint, tenant = 'acme') => ({ tenant, indexId, minTsNs, maxTsNs });
-  /** An insert as the engine makes it: widen, write the rows not yet held, note them. */
+describe('TimeSpanCache: the extent rows an insert writes', () => {
+  const at = (time: string): bigint => BigInt(Date.parse(`2024-05-01T${time}Z`)) * 1_000_000n;
+  const extent = (indexId: string, from: string, to: string, tenant = 'acme') => ({ tenant, indexId, minTsNs: at(from), maxTsNs: at(to) });
+  /** An insert as the engine makes it: widen, write the rows asked for, note them once written. */
   const insert = (cache: TimeSpanCache, extents: ReturnType<typeof extent>[]) => {
     cache.widen(extents);
-    const written = cache.unrecorded(extents);
-    cache.recorded(extents);
-    return written;
+    const rows = cache.rowsToWrite(extents);
+    cache.recorded(rows);
+    return rows;
   };
 
-  it('writes an extent until the table holds a span around it, then leaves it out', () => {
+  it('writes an extent widened to whole minutes, then none for extents inside those minutes', () => {
     const cache = new TimeSpanCache();
-    expect(insert(cache, [extent('a', 10n, 20n)])).toEqual([extent('a', 10n, 20n)]);
-    expect(insert(cache, [extent('a', 10n, 20n), extent('a', 12n, 18n)])).toEqual([]);
+    expect(insert(cache, [extent('a', '10:00:10', '10:59:50')])).toEqual([extent('a', '10:00:00', '11:00:00')]);
+    expect(insert(cache, [extent('a', '10:00:00', '10:59:59.999'), extent('a', '10:30:00', '10:30:00')])).toEqual([]);
     // Reaching past either end, in another index or another tenant: written.
-    const outside = [extent('a', 9n, 15n), extent('a', 15n, 21n), extent('b', 12n, 18n), extent('a', 12n, 18n, 'other')];
-    expect(cache.unrecorded(outside)).toEqual(outside);
+    const outside = [
+      extent('a', '09:59:59', '10:30:00'),
+      extent('a', '10:30:00', '11:00:00.001'),
+      extent('b', '10:30:00', '10:31:00'),
+      extent('a', '10:30:00', '10:31:00', 'other'),
+    ];
+    expect(cache.rowsToWrite(outside)).toEqual([
+      extent('a', '09:59:00', '10:30:00'),
+      extent('a', '10:30:00', '11:01:00'),
+      extent('b', '10:30:00', '10:31:00'),
+      extent('a', '10:30:00', '10:31:00', 'other'),
+    ]);
+  });
+
+  it('rounds times before 1970 down, and stays within what a DateTime64(9) holds', () => {
+    const cache = new TimeSpanCache();
+    const early = { tenant: 'acme', indexId: 'a', minTsNs: -500_000_000n, maxTsNs: -500_000_000n };
+    expect(cache.rowsToWrite([early])).toEqual([{ ...early, minTsNs: -60_000_000_000n, maxTsNs: 0n }]);
+    const last = 2n ** 63n - 1n;
+    const late = { tenant: 'acme', indexId: 'b', minTsNs: last - 1n, maxTsNs: last };
+    expect(cache.rowsToWrite([late])).toEqual([{ ...late, minTsNs: ((last - 1n) / 60_000_000_000n) * 60_000_000_000n }]);
   });
 
   it('counts a span read from the table, but not an extent widened whose insert has not ended', async () => {
     const cache = new TimeSpanCache();
-    await cache.span('acme', ['a'], table({ a: span(10n, 20n) }).read);
-    expect(cache.unrecorded([extent('a', 11n, 19n)])).toEqual([]);
-    cache.widen([extent('a', 30n, 40n)]); // its insert is under way, or failed
-    expect(cache.unrecorded([extent('a', 31n, 39n)])).toEqual([extent('a', 31n, 39n)]);
+    await cache.span('acme', ['a'], table({ a: span(at('10:00:00'), at('11:00:00')) }).read);
+    expect(cache.rowsToWrite([extent('a', '10:10:00', '10:20:00')])).toEqual([]);
+    cache.widen([extent('a', '12:00:00', '13:00:00')]); // its insert is under way, or failed
+    expect(cache.rowsToWrite([extent('a', '12:10:00', '12:20:00')])).toEqual([extent('a', '12:10:00', '12:20:00')]);
   });
 
   it('writes again after the index was deleted, even for an insert that ended after the delete', () => {
     const cache = new TimeSpanCache();
-    insert(cache, [extent('a', 10n, 20n)]);
-    cache.widen([extent('a', 12n, 13n)]);
+    insert(cache, [extent('a', '10:00:00', '11:00:00')]);
+    cache.widen([extent('a', '10:10:00', '10:20:00')]);
     cache.forget('acme', 'a');
-    cache.recorded([extent('a', 12n, 13n)]);
-    expect(cache.unrecorded([extent('a', 12n, 13n)])).toEqual([extent('a', 12n, 13n)]);
+    cache.recorded([extent('a', '10:10:00', '10:20:00')]);
+    expect(cache.rowsToWrite([extent('a', '10:10:00', '10:20:00')])).toEqual([extent('a', '10:10:00', '10:20:00')]);
   });
 
   it('keeps what the table holds when retention narrows the span: the table is not narrowed', async () => {
     const cache = new TimeSpanCache();
-    const t = table({ a: span(10n, 50n) });
+    const t = table({ a: span(at('10:00:00'), at('11:00:00')) });
     await cache.span('acme', ['a'], t.read);
-    await cache.narrowAfter('acme', 'a', 30n, async () => {});
-    // A late event before the cutoff widens the span in memory; the table's row has it already.
-    expect(insert(cache, [extent('a', 15n, 16n)])).toEqual([]);
-    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(15n, 50n));
+    await cache.narrowAfter('acme', 'a', at('10:30:00'), async () => {});
+    // A late event before the cutoff widens the span in memory; the table's row holds it already.
+    expect(insert(cache, [extent('a', '10:15:00', '10:15:01')])).toEqual([]);
+    expect(await cache.span('acme', ['a'], t.read)).toEqual(span(at('10:15:00'), at('11:00:00')));
   });
 });

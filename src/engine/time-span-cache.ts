@@ -14,7 +14,7 @@
  * about as much as its catalog rows (docs/engine.md, "Inserts in groups").
  */
 import type { TimeExtent, TimeSpan } from './engine.js';
-import { joinSpans } from './time-extents.js';
+import { joinSpans, toWholeMinutes } from './time-extents.js';
 
 interface Entry {
   span: TimeSpan | null;
@@ -73,20 +73,28 @@ export class TimeSpanCache {
     return span;
   }
 
-  /** The extents whose rows would widen what the table holds; the others' rows add nothing. */
-  unrecorded(extents: readonly TimeExtent[]): TimeExtent[] {
-    return extents.filter((extent) => {
-      const inTable = this.entries.get(keyOf(extent.tenant, extent.indexId))?.inTable ?? null;
-      return inTable === null || extent.minTsNs < inTable.minTsNs || extent.maxTsNs > inTable.maxTsNs;
-    });
+  /**
+   * The extent rows an insert of these extents writes: none for an extent inside what the table
+   * holds, and each other widened to whole minutes, so that the batches that follow within the
+   * same minutes need none (live logs arrive with ever later times, and would widen every time).
+   * So the table's span may be up to a minute wider than the events at each end, as spans may
+   * be; a span read from the table is as wide, until later events widen it.
+   */
+  rowsToWrite(extents: readonly TimeExtent[]): TimeExtent[] {
+    return extents
+      .filter((extent) => {
+        const inTable = this.entries.get(keyOf(extent.tenant, extent.indexId))?.inTable ?? null;
+        return inTable === null || extent.minTsNs < inTable.minTsNs || extent.maxTsNs > inTable.maxTsNs;
+      })
+      .map(toWholeMinutes);
   }
 
-  /** Notes extents the table holds now (their insert succeeded). */
-  recorded(extents: readonly TimeExtent[]): void {
-    for (const extent of extents) {
-      const entry = this.entries.get(keyOf(extent.tenant, extent.indexId));
+  /** Notes extent rows the table holds now (their insert succeeded). */
+  recorded(rows: readonly TimeExtent[]): void {
+    for (const row of rows) {
+      const entry = this.entries.get(keyOf(row.tenant, row.indexId));
       // `widen` made the entry before the insert; none left means the index was deleted meanwhile.
-      if (entry !== undefined) entry.inTable = joinSpans(entry.inTable, extent);
+      if (entry !== undefined) entry.inTable = joinSpans(entry.inTable, row);
     }
   }
 

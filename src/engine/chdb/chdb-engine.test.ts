@@ -61,7 +61,7 @@ describe('chdb engine', () => {
     }
   });
 
-  it('writes a time extent row only for a batch that widens the span the table holds', async () => {
+  it('writes time extent rows in whole minutes, and only for a batch reaching out of what the table holds', async () => {
     class CountedExtents extends ChdbEngine {
       extentInserts = 0;
       override exec(sql: string, options?: Parameters<ChdbEngine['exec']>[1]): Promise<void> {
@@ -73,18 +73,19 @@ describe('chdb engine', () => {
     try {
       await engine.init();
       const tenant = uniqueTenant();
-      const at = (iso: string) => anEvent({ tenant, tsNs: ns(iso) });
-      await insert(engine, [at('2024-05-01T10:00:00Z'), at('2024-05-01T11:00:00Z')]);
-      await insert(engine, [at('2024-05-01T10:30:00Z')]);
-      await insert(engine, [at('2024-05-01T10:00:00Z'), at('2024-05-01T11:00:00Z')]);
+      const at = (time: string) => anEvent({ tenant, tsNs: ns(`2024-05-01T${time}Z`) });
+      await insert(engine, [at('10:00:10'), at('10:59:50')]);
+      // Later than any event yet, but within the minutes the table's row holds: no row.
+      await insert(engine, [at('10:59:55')]);
+      await insert(engine, [at('10:00:10'), at('10:30:00')]);
       expect(engine.extentInserts).toBe(1);
-      await insert(engine, [at('2024-05-01T10:30:00Z'), at('2024-05-01T12:00:00Z')]);
+      await insert(engine, [at('10:30:00'), at('12:00:30')]);
       expect(engine.extentInserts).toBe(2);
-      // The table itself holds every event's time, as a restart would read it.
+      // The table holds every event's time, in whole minutes, as a restart would read it.
       const table = await engine.query<{ lo: string; hi: string }>(
         `SELECT toString(min(min_ts)) AS lo, toString(max(max_ts)) AS hi FROM time_extents WHERE tenant = '${tenant}' AND idx = 'main'`,
       );
-      expect(table.rows).toEqual([{ lo: '2024-05-01 10:00:00.000000000', hi: '2024-05-01 12:00:00.000000000' }]);
+      expect(table.rows).toEqual([{ lo: '2024-05-01 10:00:00.000000000', hi: '2024-05-01 12:01:00.000000000' }]);
     } finally {
       await engine.close();
     }
