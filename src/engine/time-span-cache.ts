@@ -10,8 +10,8 @@
  * after a restart the span is as wide as written until retention runs again.
  *
  * It also knows what the table holds already (the extents written or read there), so an insert
- * can leave out extent rows that would widen nothing: for a small batch that statement costs
- * about as much as its catalog rows (docs/engine.md, "Inserts in groups").
+ * writes extent rows in whole minutes and leaves out those that would widen nothing: for a small
+ * batch that statement costs about as much as its catalog rows (docs/engine.md, "Time extents").
  */
 import type { TimeExtent, TimeSpan } from './engine.js';
 import { joinSpans, toWholeMinutes } from './time-extents.js';
