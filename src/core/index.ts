@@ -9,6 +9,7 @@ export * from './diagnostic.js';
 export * from './span.js';
 export * from './clock.js';
 export * from './event-time-span.js';
+export * from './floor-div.js';
 export * from './logger.js';
 export * from './ids.js';
 export * from './sql-literal.js';

@@ -3,6 +3,7 @@
  * encoded, the slots its latest map gives it, and the batch's field catalog counts, so no view has
  * to expand every row's paths (docs/engine.md, "Typed slots").
  */
+import { floorDiv } from '../core/index.js';
 import { numberSlotBase } from './schema.js';
 import { binaryString } from './binary-writer.js';
 import type { SlotMap } from './field-maps.js';
@@ -164,9 +165,4 @@ export function catalogRows(lineages: Iterable<BatchLineage>): CatalogRow[] {
     }
   }
   return out;
-}
-
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }

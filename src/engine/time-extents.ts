@@ -4,6 +4,7 @@
  * index's whole span can leave out the time bounds, which cost every aggregation over a whole
  * index a read and a comparison of each event's `ts` (docs/engine.md).
  */
+import { floorDiv, maxEventNs, minEventNs } from '../core/index.js';
 import type { EventRowInput, TimeExtent, TimeSpan } from './engine.js';
 
 /** The extents of some events' times, one per (tenant, index). */
@@ -29,13 +30,10 @@ export function joinSpans(a: TimeSpan | null, b: TimeSpan | null): TimeSpan | nu
 }
 
 const minuteNs = 60_000_000_000n;
-const int64Min = -(2n ** 63n);
-const int64Max = 2n ** 63n - 1n;
 
-/** The extent widened to whole minutes (UTC), within the nanoseconds a DateTime64(9) holds. */
+/** The extent widened to whole minutes (UTC), within the span of event times (core/event-time-span.ts). */
 export function toWholeMinutes(extent: TimeExtent): TimeExtent {
-  const floor = (ns: bigint): bigint => (ns >= 0n ? ns / minuteNs : -((-ns + minuteNs - 1n) / minuteNs)) * minuteNs;
-  const down = floor(extent.minTsNs);
-  const up = -floor(-extent.maxTsNs);
-  return { ...extent, minTsNs: down < int64Min ? extent.minTsNs : down, maxTsNs: up > int64Max ? extent.maxTsNs : up };
+  const down = floorDiv(extent.minTsNs, minuteNs) * minuteNs;
+  const up = -floorDiv(-extent.maxTsNs, minuteNs) * minuteNs;
+  return { ...extent, minTsNs: down < minEventNs ? extent.minTsNs : down, maxTsNs: up > maxEventNs ? maxEventNs : up };
 }

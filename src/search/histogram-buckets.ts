@@ -2,7 +2,7 @@
  * How a histogram cuts its range (pure, no I/O): the bucket size shown to the user, and the time
  * slices its statements run in, newest first, so that buckets appear as slices finish.
  */
-import { ValidationError, clampToEventSpan } from '../core/index.js';
+import { ValidationError, clampToEventSpan, floorDiv } from '../core/index.js';
 import type { TimeRange } from './query-result.js';
 
 const second = 1_000_000_000n;
@@ -142,10 +142,4 @@ export function histogramSlices(range: TimeRange, cells: readonly GridCell[], op
   }
   if (open !== null) close(open);
   return slices;
-}
-
-/** a / b rounded down (bigint division rounds toward zero). */
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }

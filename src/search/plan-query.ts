@@ -2,7 +2,7 @@
  * One query from text to statement: parse, analyze against the tenant's indexes and field
  * catalog, compile. Errors come back typed by phase, with every diagnostic attached.
  */
-import { QueryAnalysisError, QuerySyntaxError, formatPosition, type StoredLayout } from '../core/index.js';
+import { QueryAnalysisError, QuerySyntaxError, floorDiv, formatPosition, type StoredLayout } from '../core/index.js';
 import {
   analyzeQuery,
   compileQuery,
@@ -119,10 +119,4 @@ function withDiagnostics(Type: typeof QuerySyntaxError | typeof QueryAnalysisErr
     diagnostics,
     ...(first?.span ? { span: first.span } : {}),
   });
-}
-
-/** a / b rounded down (bigint division rounds toward zero). */
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
