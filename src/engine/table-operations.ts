@@ -7,6 +7,9 @@ import type { CatalogRow } from './lineage-paths.js';
 import type { FieldMapRow } from './field-maps.js';
 import { sqlInteger, sqlString, sqlStringList, sqlTimestampMs, sqlTimestampNs } from '../core/index.js';
 
+/** What `writeCatalog` sends per row: the day as a time in nanoseconds, for the engine to file. */
+const catalogInputStructure = 'tenant String, idx String, ns Int64, path String, type String, rows UInt64';
+
 /** What the shared operations need from an adapter: run SQL, with and without its settings. */
 export interface SqlRunner {
   query<Row = Record<string, unknown>>(sql: string, options?: EngineQueryOptions): Promise<EngineQueryResult<Row>>;
@@ -92,11 +95,15 @@ WHERE ${where.join(' AND ')} GROUP BY path ORDER BY path`,
    */
   async writeCatalog(rows: readonly CatalogRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const tuples = rows.map((r) => `(${sqlString(r.tenant)}, ${sqlString(r.indexId)}, ${sqlInteger(r.dayNs)}, ${sqlString(r.path)}, ${sqlString(r.type)}, ${sqlInteger(r.rows)})`);
+    // The rows as one string literal, read by the JSONEachRow parser: written as tuple literals
+    // (an arrayJoin of them), the engine's parser and analyzer took about twice the CPU (150 rows:
+    // 19-31 against 8-22 ms; 400 rows: 39-47 against 20-28). The day is still the engine's.
+    const lines = rows.map((r) => JSON.stringify({ tenant: r.tenant, idx: r.indexId, ns: String(r.dayNs), path: r.path, type: r.type, rows: r.rows }));
     // A SELECT, not VALUES: the adapter appends a SETTINGS clause, which VALUES would read as data.
     await this.runner.exec(
       `INSERT INTO field_catalog (tenant, idx, day, path, type, rows)
-SELECT c.1, c.2, toDate(fromUnixTimestamp64Nano(toInt64(c.3), 'UTC')), c.4, c.5, c.6 FROM (SELECT arrayJoin([${tuples.join(', ')}]) AS c)`,
+SELECT tenant, idx, toDate(fromUnixTimestamp64Nano(ns, 'UTC')), path, type, rows
+FROM format(JSONEachRow, '${catalogInputStructure}', ${sqlString(lines.join('\n'))})`,
     );
   }
 

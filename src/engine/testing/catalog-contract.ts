@@ -22,6 +22,15 @@ export function describeCatalogContract(engine: () => Engine): void {
       ]);
     });
 
+    it('keeps paths as written: quotes, backslashes, control characters, JSON-like and non-ASCII text', async () => {
+      const tenant = uniqueTenant();
+      const paths = ["it's", 'say "hi"', 'back\\slash', 'tab\there', 'line\nbreak', '{"a":1}', 'naïve.ключ', 'emoji 🔥', '\u0001ctl'];
+      await insert(engine(), [anEvent({ tenant, attrs: Object.fromEntries(paths.map((path, i) => [path, i])) })]);
+      const listed = await engine().fieldCatalog(tenant, ['main']);
+      expect(listed.map((field) => field.path).sort()).toEqual([...paths].sort());
+      expect(listed.every((field) => field.rows === 1 && field.types.join() === 'Int64')).toBe(true);
+    });
+
     it('merges the requested indexes, leaves out others, and an empty list asks for nothing', async () => {
       const tenant = uniqueTenant();
       await insert(engine(), [
