@@ -16,13 +16,14 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 const { ChdbEngine } = await import('../dist/engine/chdb/index.js');
+const { encodeEventRow, timeExtentsOf } = await import('../dist/engine/index.js');
+
 /** `execDdl` runs a statement as written: `exec` would append query settings to the OPTIMIZE. */
 class ProbeEngine extends ChdbEngine {
   optimizeLogs() {
     return this.execDdl('OPTIMIZE TABLE logs FINAL');
   }
 }
-const { encodeEventRow, timeExtentsOf } = await import('../dist/engine/index.js');
 
 const [file, roundsArg = '2', variantsArg = '1000x60,10000x6'] = process.argv.slice(2);
 if (file === undefined) throw new Error('usage: node bench/part-size-probe.mjs NDJSON[.gz] [ROUNDS] [EVENTSxPARTS,…]');
