@@ -43,6 +43,21 @@ describe('GroupCommit', () => {
     expect(done).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('commitAll queues its items as one group even while a write is free, and answers each outcome in order', async () => {
+    const { commits, writes } = heldCommits(2);
+    const outcomes = commits.commitAll(['a', 'b', 'c'].map((item) => ({ item, bytes: 10 })));
+    expect(writes.map((w) => w.items)).toEqual([['a', 'b', 'c']]);
+    writes[0]?.finish(new Error('group refused'));
+    await settle();
+    expect(writes.slice(1).map((w) => w.items)).toEqual([['a']]);
+    writes[1]?.finish();
+    await settle();
+    writes[2]?.finish(new Error('b refused'));
+    await settle();
+    writes[3]?.finish();
+    expect((await outcomes).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
   it('keeps `concurrency` writes in flight, no more', async () => {
     const { commits, writes } = heldCommits(2);
     const all = ['a', 'b', 'c', 'd'].map((item) => commits.commit(item, 10));

@@ -43,6 +43,21 @@ export class GroupCommit<T> {
     });
   }
 
+  /**
+   * Queues items together, so that a free write takes them as one group (as far as
+   * `maxGroupBytes` allows), and settles with each item's own outcome, in order.
+   */
+  commitAll(items: readonly { readonly item: T; readonly bytes: number }[]): Promise<PromiseSettledResult<void>[]> {
+    const settled = items.map(
+      ({ item, bytes }) =>
+        new Promise<void>((resolve, reject) => {
+          this.queue.push({ item, bytes, resolve, reject });
+        }),
+    );
+    this.startWrites();
+    return Promise.allSettled(settled);
+  }
+
   private startWrites(): void {
     while (this.writing < this.options.concurrency && this.queue.length > 0) {
       const group = this.takeGroup();

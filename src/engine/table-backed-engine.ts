@@ -102,13 +102,33 @@ export abstract class TableBackedEngine implements Engine {
 
   async insertEvents(batch: EventBatch): Promise<{ rows: number }> {
     if (batch.rows.length === 0) return { rows: 0 };
+    const { item, bytes } = await this.encodeBatch(batch);
+    await this.commits.commit(item, bytes);
+    return { rows: batch.rows.length };
+  }
+
+  /**
+   * Writes batches as one insert (as far as a group's bytes allow), each encoded as
+   * `insertEvents` would alone, and settles with each batch's own outcome: a batch the engine
+   * cannot read fails alone, and no batch's catalog rows are written twice. The ingest journal's
+   * way to write the requests it acknowledged (journal/ingest-journal.ts).
+   */
+  async insertEventGroup(batches: readonly EventBatch[]): Promise<PromiseSettledResult<void>[]> {
+    const items: { item: PendingBatch; bytes: number }[] = [];
+    // One after another: a batch may promote fields that the next is then written with.
+    for (const batch of batches) if (batch.rows.length > 0) items.push(await this.encodeBatch(batch));
+    const outcomes = await this.commits.commitAll(items);
+    let at = 0;
+    return batches.map((batch) => (batch.rows.length > 0 ? (outcomes[at++] as PromiseSettledResult<void>) : { status: 'fulfilled', value: undefined }));
+  }
+
+  private async encodeBatch(batch: EventBatch): Promise<{ item: PendingBatch; bytes: number }> {
     // The field maps first (a batch may promote fields, writing a new version before any row uses it).
     const maps = await this.fieldMaps.mapsFor(batch.rows);
     const encoded = this.blocks.encode(batch.rows, maps.maps);
     await this.fieldMaps.learn(maps, encoded.catalog);
     const bytes = encoded.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    await this.commits.commit({ extents: batch.extents, catalog: encoded.catalog, chunks: encoded.chunks, described: false }, bytes);
-    return { rows: batch.rows.length };
+    return { item: { extents: batch.extents, catalog: encoded.catalog, chunks: encoded.chunks, described: false }, bytes };
   }
 
   /** Writes the batches of a group (group-commit.ts) as one insert of their blocks, one after another. */
