@@ -4,6 +4,7 @@ import type { Engine } from '../engine.js';
 import { eventInsertColumns } from '../encode-event-row.js';
 import { schemaVersion } from '../schema.js';
 import { describeCancellationContract } from './cancellation-contract.js';
+import type { ContractAllowances } from './contract-allowances.js';
 import { describeCatalogContract } from './catalog-contract.js';
 import { describeDeletionContract } from './deletion-contract.js';
 import { describeEventAnswerContract } from './event-answer-contract.js';
@@ -17,7 +18,7 @@ import { describeWordIndexContract } from './word-index-contract.js';
  * a new, not yet initialized engine over the implementation's test store; it is called once for
  * the suite and again for the lifecycle checks.
  */
-export function describeEngineContract(name: string, makeEngine: () => Promise<Engine>): void {
+export function describeEngineContract(name: string, makeEngine: () => Promise<Engine>, allowances: ContractAllowances = {}): void {
   describe(`engine contract: ${name}`, () => {
     let engine: Engine | undefined;
     const current = (): Engine => {
@@ -71,13 +72,13 @@ export function describeEngineContract(name: string, makeEngine: () => Promise<E
       });
     });
 
-    describeRoundTripContract(current);
+    describeRoundTripContract(current, allowances);
     describeEventAnswerContract(current);
     describeCancellationContract(current);
     describeCatalogContract(current);
     describeDeletionContract(current);
     describeWordIndexContract(current);
-    describeTimeExtentsContract(current);
+    describeTimeExtentsContract(current, allowances);
     describeLookupRowsContract(current);
   });
 }
