@@ -10,6 +10,7 @@ import { vigilVersion } from './version.js';
 import type { Engine } from './engine/index.js';
 import { ChdbEngine } from './engine/chdb/index.js';
 import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
+import { IngestJournal, JournaledEngine, defaultJournalOptions } from './engine/journal/index.js';
 import type { Store } from './store/index.js';
 import { createPostgresStore } from './store/postgres/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
@@ -84,7 +85,8 @@ export async function openRuntime(
       let opened: Engine;
       if (config.engine.kind === 'chdb') {
         lock = DataDirLock.acquire(config.dataDir);
-        opened = new ChdbEngine({ path: config.engine.path, poolSize: config.engine.poolSize }, logger.child({ component: 'engine' }));
+        const chdb = new ChdbEngine({ path: config.engine.path, poolSize: config.engine.poolSize }, logger.child({ component: 'engine' }));
+        opened = config.ingest.journal ? journaled(chdb, join(config.dataDir, 'ingest-journal'), logger) : chdb;
       } else {
         opened = new ClickHouseHttpEngine(
           { url: config.engine.url, ...(config.engine.cluster === null ? {} : { schema: { cluster: config.engine.cluster } }) },
@@ -133,6 +135,12 @@ export async function openRuntime(
         () => store.close(),
       ]),
   };
+}
+
+/** The embedded engine behind the ingest journal (docs/engine.md, "The ingest journal"). */
+function journaled(engine: ChdbEngine, path: string, logger: PinoLogger): Engine {
+  const journal = new IngestJournal(path, (batches) => engine.insertEventGroup(batches), logger.child({ component: 'ingest-journal' }));
+  return new JournaledEngine(engine, journal, { events: defaultJournalOptions.flushEvents, bytes: defaultJournalOptions.flushBytes });
 }
 
 /** The configured metadata store: SQLite in the data dir, or a shared PostgreSQL. */

@@ -32,6 +32,7 @@ export const configFileKeys: readonly string[] = [
   'max_json_body_bytes',
   'ingest_batch_rows',
   'ingest_batch_bytes',
+  'ingest_journal',
   'query_max_execution_time_s',
   'query_max_memory_bytes',
   'blocking_query_timeout_s',
@@ -117,6 +118,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Env = process.e
     ingest: {
       batchRows: pick(undefined, intFromEnv(env, 'VIGIL_INGEST_BATCH_ROWS', problems), int(file, 'ingest_batch_rows', problems), 50_000),
       batchBytes: pick(undefined, intFromEnv(env, 'VIGIL_INGEST_BATCH_BYTES', problems), int(file, 'ingest_batch_bytes', problems), 64 * 1024 * 1024),
+      journal: pick(undefined, boolFromEnv(env, 'VIGIL_INGEST_JOURNAL', problems), bool(file, 'ingest_journal', problems), true),
       shipperMaxBodyBytes: setting('max_shipper_body_bytes', 32 * 1024 * 1024),
       shipperMaxConcurrent: setting('shipper_max_concurrent', 8),
       shipperMaxConcurrentPerTenant: setting('shipper_max_concurrent_per_tenant', 4),

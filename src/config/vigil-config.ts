@@ -88,6 +88,11 @@ export interface IngestConfig {
   readonly batchRows: number;
   /** Encoded bytes per engine insert. */
   readonly batchBytes: number;
+  /**
+   * The embedded engine acknowledges small batches once they are in the ingest journal and
+   * writes them in groups (docs/engine.md, "The ingest journal"). No effect on a ClickHouse server.
+   */
+  readonly journal: boolean;
   /** Largest body of a shipper protocol request (Elasticsearch, HEC, OTLP, Loki), as sent and decoded. */
   readonly shipperMaxBodyBytes: number;
   /** Shipper requests being written at once, in all and per tenant (each protocol's 429 beyond). */
