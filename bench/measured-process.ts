@@ -76,6 +76,21 @@ export function readPeakRss(pid: number): number | null {
   }
 }
 
+/**
+ * Waits until the process has used under 3 % of a core for a whole second (a server's merges
+ * settled), at most 60 s.
+ */
+export async function waitUntilIdle(pid: number): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  let before = readCpuSeconds(pid) ?? 0;
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = readCpuSeconds(pid) ?? 0;
+    if (now - before < 0.03) return;
+    before = now;
+  }
+}
+
 /** CPU seconds (user + system) a live process has used so far, from /proc/<pid>/stat. */
 export function readCpuSeconds(pid: number): number | null {
   return readStatCpuSeconds(`/proc/${pid}/stat`);

@@ -9,6 +9,7 @@ import { runDetectionsBench } from './detections-bench.js';
 import { runFuzzParser } from './fuzz-parser.js';
 import { runIngestBench } from './ingest-bench.js';
 import { runIngestCompare } from './ingest-compare.js';
+import { runJournalBench } from './journal-bench.js';
 import { runPreviewBench } from './preview-bench.js';
 import { runQueryBench } from './query-bench.js';
 import { runQueryCompare } from './query-compare.js';
@@ -21,6 +22,7 @@ type Benchmark = (repoDir: string, argv: readonly string[]) => Promise<number>;
 const benchmarks: Readonly<Record<string, Benchmark>> = {
   ingest: runIngestBench,
   'ingest-compare': runIngestCompare,
+  journal: runJournalBench,
   query: runQueryBench,
   'query-compare': runQueryCompare,
   'fuzz-parser': runFuzzParser,

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import { readCpuSeconds, readMainThreadCpuSeconds, runMeasured } from './measured-process.js';
+import { readCpuSeconds, readMainThreadCpuSeconds, runMeasured, waitUntilIdle } from './measured-process.js';
 import { benchProtocols, encodeRequest, indexOf, storedShapeReference, type ShipperProtocol } from './shipper-encodings.js';
 import { benchEnv, vigilArgv } from './vigil-command.js';
 import { VigilServerProcess } from './vigil-server-process.js';
@@ -99,13 +99,13 @@ export async function runShippersBench(repoDir: string, argv: readonly string[])
         t.cpuSeconds += (readCpuSeconds(server.pid) ?? 0) - cpuBefore;
         t.mainThreadCpuSeconds += (readMainThreadCpuSeconds(server.pid) ?? 0) - mainBefore;
         // Its merges settle before the next turn, so no turn runs beside another server's merges.
-        await idle(server.pid);
+        await waitUntilIdle(server.pid);
         t.events += slice.length;
         t.requests += bodies.length;
       }
       log(`round ${round + 1}/${rounds} done`);
     }
-    for (const { server } of servers.values()) await idle(server.pid);
+    for (const { server } of servers.values()) await waitUntilIdle(server.pid);
     for (const [protocol, { server, key, cpuAtStart, totals }] of servers) {
       totals.wholeCpuSeconds = (readCpuSeconds(server.pid) ?? 0) - cpuAtStart;
       if (protocol !== 'control') await checkStored(server.url, key, indexOf(protocol), lines.length);
@@ -166,7 +166,7 @@ async function startServer(repoDir: string, name: ShipperProtocol | 'control'): 
       if (created.exitCode !== 0) throw new Error(`vigil index create failed: ${created.stderr.trim()}`);
     }
     const tenantId = await defaultTenantId(server.url, key);
-    await idle(server.pid);
+    await waitUntilIdle(server.pid);
     return { server, dataDir, key, tenantId, cpuAtStart: readCpuSeconds(server.pid) ?? 0, totals: emptyTotals() };
   } catch (error) {
     await server.stop();
@@ -182,21 +182,6 @@ async function stopServers(servers: Map<ShipperProtocol | 'control', ProtocolSer
       rmSync(dataDir, { recursive: true, force: true });
     }),
   );
-}
-
-/**
- * Waits until the server has used under 3 % of a core for a whole second (its merges settled),
- * at most 60 s.
- */
-async function idle(pid: number): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  let before = readCpuSeconds(pid) ?? 0;
-  while (performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = readCpuSeconds(pid) ?? 0;
-    if (now - before < 0.03) return;
-    before = now;
-  }
 }
 
 async function sendAll(url: string, key: string, bodies: readonly ReturnType<typeof encodeRequest>[], concurrency: number): Promise<void> {
@@ -276,7 +261,7 @@ function report(servers: Map<ShipperProtocol | 'control', ProtocolServer>, log: 
 }
 
 /** `count` NDJSON lines drawn from the datasets by share (a source with fewer lines repeats them). */
-async function loadEvents(datasetsDir: string, count: number): Promise<string[]> {
+export async function loadEvents(datasetsDir: string, count: number): Promise<string[]> {
   const out: string[] = [];
   for (const [file, share] of sources) {
     const want = Math.min(Math.ceil(count * share), count - out.length);
