@@ -3,14 +3,17 @@
  * events go, as NDJSON requests of `--batch` events, to two `vigil serve` processes in
  * interleaved rounds: one with the journal (the default), one without (`VIGIL_INGEST_JOURNAL=
  * false`), and an idle control server whose CPU is taken off both. Each figure is the server's
- * CPU over the whole run (its merges included, settled at the end) per event stored.
+ * CPU over the whole run (its merges included, settled at the end) per event stored. For scale,
+ * `vigil ingest` then writes the same events from a file in process: its CPU, less that of a
+ * one-event ingest (starting the process and the engine), per event.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readCpuSeconds, waitUntilIdle } from './measured-process.js';
+import { readCpuSeconds, readPeakRss, runMeasured, waitUntilIdle } from './measured-process.js';
+import { benchEnv, vigilArgv } from './vigil-command.js';
 import { loadEvents } from './shippers-bench.js';
 import { VigilServerProcess } from './vigil-server-process.js';
 
@@ -86,13 +89,20 @@ export async function runJournalBench(repoDir: string, argv: readonly string[]):
     for (const variant of ['journal', 'direct'] as const) await checkStored(runs.get(variant)!, lines.length);
     log('');
     log(`the idle control server used ${control.toFixed(2)} CPU s, taken off both`);
-    log('| server | events | events/s while sending | CPU µs/event (merges included) |');
-    log('|---|---:|---:|---:|');
+    log('| server | events | events/s while sending | CPU µs/event (merges included) | peak RSS MiB |');
+    log('|---|---:|---:|---:|---:|');
     for (const variant of ['journal', 'direct'] as const) {
       const run = runs.get(variant)!;
-      log(`| ${variant} | ${run.events} | ${Math.round(run.events / run.sendingSeconds)} | ${(figures[variant] * 1e6).toFixed(0)} |`);
+      const peak = readPeakRss(run.server.pid);
+      log(
+        `| ${variant} | ${run.events} | ${Math.round(run.events / run.sendingSeconds)} | ${(figures[variant] * 1e6).toFixed(0)} | ${peak === null ? '–' : (peak / 2 ** 20).toFixed(0)} |`,
+      );
     }
     log(`journal / direct: ${(figures.journal / figures.direct).toFixed(2)} × the CPU per event`);
+    const cli = await cliCpuPerEvent(repoDir, lines);
+    log(
+      `vigil ingest of the same events from a file: ${(cli * 1e6).toFixed(0)} µs/event; journal / CLI ${(figures.journal / cli).toFixed(2)} ×, direct / CLI ${(figures.direct / cli).toFixed(2)} ×`,
+    );
     return 0;
   } finally {
     await Promise.all(
@@ -101,6 +111,25 @@ export async function runJournalBench(repoDir: string, argv: readonly string[]):
         rmSync(dataDir, { recursive: true, force: true });
       }),
     );
+  }
+}
+
+/** `vigil ingest`'s CPU per event for the lines as one file, less that of a one-line file. */
+async function cliCpuPerEvent(repoDir: string, lines: readonly string[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-journal-cli-'));
+  try {
+    const cpuOf = async (name: string, content: readonly string[]) => {
+      const file = join(dir, `${name}.ndjson`);
+      writeFileSync(file, `${content.join('\n')}\n`);
+      const [cmd, args] = vigilArgv(repoDir, 'ingest', '--tenant', 'default', '--index', 'bench', '--create-index', '--quiet', '--data-dir', join(dir, name), file);
+      const run = await runMeasured(cmd, args, { cwd: dir, env: benchEnv() });
+      if (run.exitCode !== 0 || run.cpuSeconds === null) throw new Error(`vigil ingest failed or was not timed: ${run.stderr.trim()}`);
+      return run.cpuSeconds;
+    };
+    const one = await cpuOf('one', lines.slice(0, 1));
+    return ((await cpuOf('all', lines)) - one) / (lines.length - 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -31,10 +31,10 @@ export interface IngestJournalOptions {
 }
 
 export const defaultJournalOptions: IngestJournalOptions = {
-  flushEvents: 10_000,
-  flushBytes: 16 * 1024 * 1024,
-  lingerMs: 1000,
-  maxPendingBytes: 64 * 1024 * 1024,
+  flushEvents: 20_000,
+  flushBytes: 64 * 1024 * 1024,
+  lingerMs: 2000,
+  maxPendingBytes: 128 * 1024 * 1024,
   maxRetryDelayMs: 30_000,
 };
 
