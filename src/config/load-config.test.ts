@@ -37,6 +37,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, { CLICKHOUSE_URL: 'http://ch:8123', VIGIL_CLICKHOUSE_CLUSTER: 'a b' }, cwd)).toThrow(/clickhouse_cluster must be a cluster name/);
   });
 
+  it('runs the embedded engine behind the ingest journal unless told not to', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vigil-config-'));
+    expect(loadConfig({}, {}, cwd).ingest.journal).toBe(true);
+    expect(loadConfig({}, { VIGIL_INGEST_JOURNAL: 'false' }, cwd).ingest.journal).toBe(false);
+    writeFileSync(join(cwd, 'vigil.config.json'), JSON.stringify({ ingest_journal: false }));
+    expect(loadConfig({}, {}, cwd).ingest.journal).toBe(false);
+    writeFileSync(join(cwd, 'vigil.config.json'), JSON.stringify({ ingest_journal: 'no' }));
+    expect(() => loadConfig({}, {}, cwd)).toThrow(/ingest_journal must be true or false/);
+  });
+
   it('counts a variable set to the empty string as unset', () => {
     const config = loadConfig(
       {},
