@@ -25,6 +25,8 @@ export interface Runtime {
   readonly clock: Clock;
   readonly store: Store;
   readonly engine: Engine | null;
+  /** The embedded engine's ingest journal, when it runs behind one (its figures go to /metrics). */
+  readonly ingestJournal: IngestJournal | null;
   readonly services: Services;
   /** This process's name among the servers of a shared store (lease holder, query owner). */
   readonly instanceId: string;
@@ -79,6 +81,7 @@ export async function openRuntime(
   const instanceId = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   let lock: DataDirLock | null = null;
   let engine: Engine | null = null;
+  let ingestJournal: IngestJournal | null = null;
   try {
     await store.migrate();
     if (options.withEngine) {
@@ -86,7 +89,10 @@ export async function openRuntime(
       if (config.engine.kind === 'chdb') {
         lock = DataDirLock.acquire(config.dataDir);
         const chdb = new ChdbEngine({ path: config.engine.path, poolSize: config.engine.poolSize }, logger.child({ component: 'engine' }));
-        opened = config.ingest.journal ? journaled(chdb, join(config.dataDir, 'ingest-journal'), logger) : chdb;
+        if (config.ingest.journal) {
+          ingestJournal = new IngestJournal(join(config.dataDir, 'ingest-journal'), (batches) => chdb.insertEventGroup(batches), logger.child({ component: 'ingest-journal' }));
+          opened = new JournaledEngine(chdb, ingestJournal, { events: defaultJournalOptions.flushEvents, bytes: defaultJournalOptions.flushBytes });
+        } else opened = chdb;
       } else {
         opened = new ClickHouseHttpEngine(
           { url: config.engine.url, ...(config.engine.cluster === null ? {} : { schema: { cluster: config.engine.cluster } }) },
@@ -123,6 +129,7 @@ export async function openRuntime(
     clock,
     store,
     engine,
+    ingestJournal,
     services,
     instanceId,
     close: () =>
@@ -135,12 +142,6 @@ export async function openRuntime(
         () => store.close(),
       ]),
   };
-}
-
-/** The embedded engine behind the ingest journal (docs/engine.md, "The ingest journal"). */
-function journaled(engine: ChdbEngine, path: string, logger: PinoLogger): Engine {
-  const journal = new IngestJournal(path, (batches) => engine.insertEventGroup(batches), logger.child({ component: 'ingest-journal' }));
-  return new JournaledEngine(engine, journal, { events: defaultJournalOptions.flushEvents, bytes: defaultJournalOptions.flushBytes });
 }
 
 /** The configured metadata store: SQLite in the data dir, or a shared PostgreSQL. */

@@ -28,6 +28,8 @@ export async function startServer(config: VigilConfig, out: NodeJS.WritableStrea
   const { services, engine, store, logger } = runtime;
   metrics.observeOutbox(() => store.alerts.pendingCount());
   metrics.observeFreeSpace(() => dataDirFreeBytes(config.dataDir));
+  const journal = runtime.ingestJournal;
+  if (journal !== null) metrics.observeIngestJournal(() => journal.stats());
   let app: FastifyInstance | null = null;
   try {
     await bootstrap(runtime, out);

@@ -34,6 +34,17 @@ describe('ApiMetrics: the detection engine on /metrics', () => {
 });
 
 describe('ApiMetrics: the data dir on /metrics', () => {
+  it('exposes the ingest journal: events not yet written and batches set aside, read at each scrape', async () => {
+    const metrics = new ApiMetrics();
+    let unwrittenEvents = 1200;
+    metrics.observeIngestJournal(() => ({ unwrittenEvents, setAsideBatches: 1 }));
+    expect(await metrics.registry.metrics()).toContain('vigil_ingest_journal_events 1200');
+    unwrittenEvents = 0;
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('vigil_ingest_journal_events 0');
+    expect(text).toContain('vigil_ingest_journal_set_aside_batches 1');
+  });
+
   it('exposes the free space at each scrape, and 0 when the disk cannot be asked (a scrape never fails on it)', async () => {
     const metrics = new ApiMetrics();
     let free: number | Error = 5_000_000;

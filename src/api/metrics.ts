@@ -2,6 +2,12 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { DetectionMetrics } from '../detections/index.js';
 
 /** The service's Prometheus metrics; one registry per API instance. */
+/** What the ingest journal reports (engine/journal, `IngestJournal.stats`). */
+export interface IngestJournalStats {
+  readonly unwrittenEvents: number;
+  readonly setAsideBatches: number;
+}
+
 export class ApiMetrics {
   readonly registry = new Registry();
   readonly httpRequests = new Counter({
@@ -107,8 +113,32 @@ export class ApiMetrics {
     },
   });
 
+  private journalSource: (() => IngestJournalStats) | null = null;
+  readonly ingestJournalEvents = new Gauge({
+    name: 'vigil_ingest_journal_events',
+    help: 'Events acknowledged from the ingest journal and not yet written to the engine (docs/ingest.md)',
+    registers: [this.registry],
+    collect: () => {
+      if (this.journalSource !== null) this.ingestJournalEvents.set(this.journalSource().unwrittenEvents);
+    },
+  });
+
+  readonly ingestJournalSetAside = new Gauge({
+    name: 'vigil_ingest_journal_set_aside_batches',
+    help: 'Batches the engine would not take, kept in ingest-journal/set-aside.records since the server started',
+    registers: [this.registry],
+    collect: () => {
+      if (this.journalSource !== null) this.ingestJournalSetAside.set(this.journalSource().setAsideBatches);
+    },
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
+  }
+
+  /** Reads the ingest journal's figures from `source` at every scrape (the embedded engine's). */
+  observeIngestJournal(source: () => IngestJournalStats): void {
+    this.journalSource = source;
   }
 
   /** Reads the data dir's free space from `source` at every scrape. */

@@ -71,10 +71,12 @@ describe('the ingest journal', () => {
     await journal.append(batch(1), 2);
     await journal.append(batch(2, 2), 4);
     expect(writes).toEqual([]);
+    expect(journal.stats()).toEqual({ unwrittenEvents: 3, setAsideBatches: 0 });
     expect(segmentFiles()).toHaveLength(1);
     await journal.append(batch(4), 2);
     await journal.written();
     expect(writes).toEqual([[1, 2, 3, 4]]);
+    expect(journal.stats().unwrittenEvents).toBe(0);
     await settle();
     expect(segmentFiles()).toEqual([]);
   });
@@ -103,6 +105,7 @@ describe('the ingest journal', () => {
     for (const first of [1, 2, 3, 4]) await journal.append(batch(first), 2);
     await journal.written();
     expect(writes).toEqual([[1], [3], [4]]);
+    expect(journal.stats()).toEqual({ unwrittenEvents: 0, setAsideBatches: 1 });
     const kept = readFrames(readFileSync(join(dir, 'set-aside.records'))).records.map((record) => seqs(decodeJournalRecord(record)));
     expect(kept).toEqual([[2]]);
   });

@@ -75,6 +75,8 @@ export class IngestJournal {
   private pending: Entry[] = [];
   private pendingEvents = 0;
   private pendingBytes = 0;
+  /** Events acknowledged and not yet written (pending or in a group being written). */
+  private unwrittenEvents = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   /** The engine's last failure while writing, until a write succeeds. */
@@ -113,6 +115,11 @@ export class IngestJournal {
     return this.replayed;
   }
 
+  /** Events acknowledged and not yet written, and batches set aside since start (for /metrics). */
+  stats(): { readonly unwrittenEvents: number; readonly setAsideBatches: number } {
+    return { unwrittenEvents: this.unwrittenEvents, setAsideBatches: this.setAside.batches };
+  }
+
   /** Resolves once the batch is on disk in the journal; the engine gets it later. */
   async append(batch: EventBatch, bytes: number): Promise<void> {
     if (this.closed) throw new EngineError('the engine is closing', { code: ErrorCodes.unavailable });
@@ -135,6 +142,7 @@ export class IngestJournal {
     }
     segment.unwritten++;
     this.pending.push({ batch, bytes, segment, attempts: 0 });
+    this.unwrittenEvents += batch.rows.length;
     this.pendingEvents += batch.rows.length;
     this.pendingBytes += bytes;
     if (this.pendingEvents >= this.options.flushEvents || this.pendingBytes >= this.options.flushBytes) this.flushIfFree();
@@ -253,7 +261,7 @@ export class IngestJournal {
   private async keepAside(entry: Entry, error: unknown): Promise<void> {
     this.logger.error({ err: error, events: entry.batch.rows.length, file: this.setAside.path }, 'the engine would not take a journaled batch; it is kept aside');
     await this.setAside.keep(frameOf(encodeJournalRecord(entry.batch)));
-    entry.segment.unwritten--;
+    this.done(entry);
   }
 
   private requeue(entries: readonly Entry[], error: unknown): void {
@@ -270,7 +278,12 @@ export class IngestJournal {
   private succeeded(entry: Entry): void {
     this.failure = null;
     this.retryDelayMs = 0;
+    this.done(entry);
+  }
+
+  private done(entry: Entry): void {
     entry.segment.unwritten--;
+    this.unwrittenEvents -= entry.batch.rows.length;
   }
 
   private openSegment(): Segment {

@@ -10,6 +10,8 @@ import type { SegmentDirectory } from './journal-segments.js';
 
 export class SetAsideFile {
   readonly path: string;
+  /** Batches kept since this process started. */
+  batches = 0;
 
   constructor(private readonly directory: SegmentDirectory) {
     this.path = join(directory.path, 'set-aside.records');
@@ -20,6 +22,7 @@ export class SetAsideFile {
     await appendFile(this.path, Buffer.concat(frame), { mode: 0o600 });
     const handle = await open(this.path, 'r');
     await handle.datasync().finally(() => handle.close());
+    this.batches++;
   }
 
   /** Moves a whole segment aside, under a name replay does not read. */
