@@ -81,6 +81,13 @@ describe('the ingest journal', () => {
     expect(segmentFiles()).toEqual([]);
   });
 
+  it('writes groups of at most flushBytes, oldest first', async () => {
+    const { journal, writes } = journalWith({ flushEvents: 100, flushBytes: 5 });
+    for (const first of [1, 2, 3]) await journal.append(batch(first), 2);
+    await journal.written();
+    expect(writes).toEqual([[1, 2], [3]]);
+  });
+
   it('writes a lone batch after lingerMs', async () => {
     const { journal, writes } = journalWith({ lingerMs: 30 });
     await journal.append(batch(1), 2);

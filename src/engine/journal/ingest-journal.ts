@@ -14,7 +14,8 @@ import type { EventBatch } from '../engine.js';
 import { appendError, setAsideAfter } from './journal-errors.js';
 import { encodeJournalRecord } from './journal-record.js';
 import { replaySegments } from './journal-replay.js';
-import { frameOf, SegmentDirectory, SegmentFile } from './journal-segments.js';
+import { frameOf, SegmentDirectory } from './journal-segments.js';
+import { LiveSegments, type Segment } from './live-segments.js';
 import { SetAsideFile } from './set-aside-file.js';
 
 export interface IngestJournalOptions {
@@ -47,14 +48,6 @@ export type WriteBatch = (batch: EventBatch) => Promise<void>;
  */
 export type WriteGroup = (batches: readonly EventBatch[]) => Promise<readonly PromiseSettledResult<unknown>[]>;
 
-interface Segment {
-  readonly number: number;
-  readonly file: SegmentFile;
-  sealed: boolean;
-  appending: number;
-  unwritten: number;
-}
-
 interface Entry {
   readonly batch: EventBatch;
   readonly bytes: number;
@@ -68,11 +61,9 @@ const concurrentGroups = 2;
 
 export class IngestJournal {
   private readonly directory: SegmentDirectory;
+  private readonly segments: LiveSegments;
   private readonly setAside: SetAsideFile;
-  private nextSegment: number;
-  private current: Segment | null = null;
-  private readonly segments = new Set<Segment>();
-  private pending: Entry[] = [];
+  private readonly pending: Entry[] = [];
   private pendingEvents = 0;
   private pendingBytes = 0;
   /** Events acknowledged and not yet written (pending or in a group being written). */
@@ -83,7 +74,6 @@ export class IngestJournal {
   private failure: unknown = null;
   private retryDelayMs = 0;
   private readonly flushed: (() => void)[] = [];
-  private readonly removals = new Set<Promise<void>>();
   private closed = false;
   private replayed: Promise<number> | null = null;
 
@@ -95,8 +85,7 @@ export class IngestJournal {
   ) {
     this.directory = new SegmentDirectory(path);
     this.setAside = new SetAsideFile(this.directory);
-    // After any segment an earlier run left, so that this run never appends to one of those.
-    this.nextSegment = this.directory.nextNumber();
+    this.segments = new LiveSegments(this.directory, logger);
   }
 
   /**
@@ -129,13 +118,13 @@ export class IngestJournal {
       await new Promise<void>((resolve) => this.flushed.push(resolve));
       if (this.closed) throw new EngineError('the engine is closing', { code: ErrorCodes.unavailable });
     }
-    const segment = this.openSegment();
+    const segment = this.segments.forAppend();
     segment.appending++;
     try {
       await segment.file.append(frameOf(encodeJournalRecord(batch)));
     } catch (error) {
       // The file's end is unknown now: later records go to a new segment.
-      this.seal(segment);
+      this.segments.seal(segment);
       throw appendError(error);
     } finally {
       segment.appending--;
@@ -157,7 +146,7 @@ export class IngestJournal {
    * deleted, so it rejects until every earlier record is written or set aside.
    */
   async written(options: { readonly strict?: boolean } = {}): Promise<void> {
-    if (this.pending.length > 0) this.flush();
+    while (this.pending.length > 0) this.flush();
     const outcomes = await Promise.allSettled([...this.inFlight]);
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined && options.strict === true) throw (failed as PromiseRejectedResult).reason;
@@ -170,14 +159,9 @@ export class IngestJournal {
     try {
       await this.written({ strict: true });
     } catch (error) {
-      this.logger.warn({ err: error, events: this.pendingEvents }, 'the ingest journal could not write every event before closing; they are written at the next start');
+      this.logger.warn({ err: error, events: this.unwrittenEvents }, 'the ingest journal could not write every event before closing; they are written at the next start');
     }
-    this.removeWrittenSegments();
-    await Promise.all(this.removals);
-    for (const segment of this.segments) {
-      this.seal(segment);
-      await segment.file.close().catch(() => {});
-    }
+    await this.segments.close();
     for (const wake of this.flushed.splice(0)) wake();
   }
 
@@ -191,16 +175,22 @@ export class IngestJournal {
     if (this.failure === null && this.inFlight.size < concurrentGroups) this.flush();
   }
 
-  /** Starts writing the pending records as one group. */
+  /** Starts writing the oldest pending records as one group of up to `flushBytes` (one at least). */
   private flush(): void {
     this.clearTimer();
-    const group = this.pending;
-    if (group.length === 0) return;
-    this.pending = [];
-    this.pendingEvents = 0;
-    this.pendingBytes = 0;
+    let taken = 0;
+    let bytes = 0;
+    for (const entry of this.pending) {
+      if (taken > 0 && bytes + entry.bytes > this.options.flushBytes) break;
+      bytes += entry.bytes;
+      taken++;
+    }
+    if (taken === 0) return;
+    const group = this.pending.splice(0, taken);
+    this.pendingBytes -= bytes;
+    for (const entry of group) this.pendingEvents -= entry.batch.rows.length;
     // Records appended from now on go to a new segment, so this one can go once its group is written.
-    if (this.current !== null) this.seal(this.current);
+    this.segments.seal();
     const writing: Promise<void> = this.writeGroup(group).finally(() => {
       this.inFlight.delete(writing);
       this.afterGroup();
@@ -212,7 +202,7 @@ export class IngestJournal {
 
   private afterGroup(): void {
     for (const wake of this.flushed.splice(0)) wake();
-    this.removeWrittenSegments();
+    this.segments.removeWritten();
     if (this.pending.length === 0 || this.closed) return;
     if (this.failure !== null) {
       this.clearTimer();
@@ -284,35 +274,6 @@ export class IngestJournal {
   private done(entry: Entry): void {
     entry.segment.unwritten--;
     this.unwrittenEvents -= entry.batch.rows.length;
-  }
-
-  private openSegment(): Segment {
-    if (this.current === null) {
-      const number = this.nextSegment++;
-      this.current = { number, file: new SegmentFile(this.directory.pathOf(number), this.directory.path), sealed: false, appending: 0, unwritten: 0 };
-      this.segments.add(this.current);
-    }
-    return this.current;
-  }
-
-  private seal(segment: Segment): void {
-    segment.sealed = true;
-    if (this.current === segment) this.current = null;
-  }
-
-  private removeWrittenSegments(): void {
-    for (const segment of this.segments) {
-      if (!segment.sealed || segment.appending > 0 || segment.unwritten > 0) continue;
-      this.segments.delete(segment);
-      const removal = segment.file
-        .close()
-        .then(() => this.directory.remove(segment.file.path))
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error, segment: segment.file.path }, 'could not remove a written ingest journal segment; it is written again at the next start'),
-        )
-        .finally(() => this.removals.delete(removal));
-      this.removals.add(removal);
-    }
   }
 
   private clearTimer(): void {
