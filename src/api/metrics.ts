@@ -1,13 +1,13 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DetectionMetrics } from '../detections/index.js';
 
-/** The service's Prometheus metrics; one registry per API instance. */
 /** What the ingest journal reports (engine/journal, `IngestJournal.stats`). */
 export interface IngestJournalStats {
   readonly unwrittenEvents: number;
   readonly setAsideBatches: number;
 }
 
+/** The service's Prometheus metrics; one registry per API instance. */
 export class ApiMetrics {
   readonly registry = new Registry();
   readonly httpRequests = new Counter({
