@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, unlinkSync, openSync, fsyncSync, 
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { JournalFormatError } from './journal-errors.js';
+import { EngineError } from '../../core/index.js';
 
 const frameHeaderBytes = 8;
 const segmentPattern = /^(\d{12})\.journal$/;
@@ -132,7 +132,10 @@ export class SegmentFile {
   /** Resolves once the frame is on disk. A failure leaves the file's end unknown: append no more. */
   async append(frame: readonly Buffer[]): Promise<void> {
     const write = this.tail.then(async () => {
-      await (await this.handle).writev(frame as Buffer[]);
+      const expected = frame.reduce((sum, part) => sum + part.length, 0);
+      const { bytesWritten } = await (await this.handle).writev(frame as Buffer[]);
+      // A short write (a disk filling up) leaves a torn record: the caller starts a new segment.
+      if (bytesWritten !== expected) throw new EngineError(`the ingest journal wrote ${bytesWritten} of a record's ${expected} bytes`);
       return ++this.written;
     });
     this.tail = write.catch(() => {});
