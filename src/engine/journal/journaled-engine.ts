@@ -15,7 +15,7 @@ import type {
   TimeSpan,
 } from '../engine.js';
 import type { FieldPathIds } from '../encode-event-fields.js';
-import { IngestJournal } from './ingest-journal.js';
+import type { IngestJournal } from './ingest-journal.js';
 
 /**
  * An engine whose small batches are acknowledged from the ingest journal (ingest-journal.ts) and
@@ -23,7 +23,7 @@ import { IngestJournal } from './ingest-journal.js';
  * acknowledged before it written, so callers see their own writes as before; a delete also
  * waits until they are (a record written after it would bring back what it deleted). For an
  * engine that is the only writer of its store (the embedded one): another process reading the
- * store directly would see events only once written, about a second later.
+ * store directly would see events only once written, up to two seconds later.
  */
 export class JournaledEngine implements Engine {
   constructor(
