@@ -84,7 +84,7 @@ export class IngestJournal {
     private readonly options: IngestJournalOptions = defaultJournalOptions,
   ) {
     this.directory = new SegmentDirectory(path);
-    this.setAside = new SetAsideFile(this.directory);
+    this.setAside = new SetAsideFile(this.directory, logger);
     this.segments = new LiveSegments(this.directory, logger);
   }
 
@@ -249,8 +249,7 @@ export class IngestJournal {
 
   /** Keeps a record the engine does not take in the set-aside file (logged), and counts it done. */
   private async keepAside(entry: Entry, error: unknown): Promise<void> {
-    this.logger.error({ err: error, events: entry.batch.rows.length, file: this.setAside.path }, 'the engine would not take a journaled batch; it is kept aside');
-    await this.setAside.keep(frameOf(encodeJournalRecord(entry.batch)));
+    await this.setAside.keep(encodeJournalRecord(entry.batch), entry.batch.rows.length, error);
     this.done(entry);
   }
 

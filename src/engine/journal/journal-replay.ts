@@ -1,8 +1,8 @@
 import type { Logger } from '../../core/index.js';
 import type { EventBatch } from '../engine.js';
 import { isEngineUnwell, JournalFormatError, setAsideAfter } from './journal-errors.js';
-import { decodeJournalRecord, encodeJournalRecord } from './journal-record.js';
-import { frameOf, type SegmentDirectory } from './journal-segments.js';
+import { decodeJournalRecord } from './journal-record.js';
+import type { SegmentDirectory } from './journal-segments.js';
 import type { SetAsideFile } from './set-aside-file.js';
 
 /**
@@ -26,7 +26,7 @@ export async function replaySegments(
         damage = { kind: 'checksum', message: `record ${at + 1} passes its checksum but is not a record this release reads` };
         break;
       }
-      if (await writeOrSetAside(batch, writeAgain, setAside, logger)) events += batch.rows.length;
+      if (await writeOrSetAside(record, batch, writeAgain, setAside)) events += batch.rows.length;
     }
     if (damage?.kind === 'checksum') {
       logger.error(
@@ -56,8 +56,8 @@ function decodeOrNull(record: Buffer): EventBatch | null {
   }
 }
 
-/** Writes a batch, trying again while the engine answers; true when written, false when set aside. */
-async function writeOrSetAside(batch: EventBatch, writeAgain: (batch: EventBatch) => Promise<void>, setAside: SetAsideFile, logger: Logger): Promise<boolean> {
+/** Writes a record's batch, trying again while the engine answers; true when written, false when set aside. */
+async function writeOrSetAside(record: Buffer, batch: EventBatch, writeAgain: (batch: EventBatch) => Promise<void>, setAside: SetAsideFile): Promise<boolean> {
   for (let attempts = 1; ; attempts++) {
     try {
       await writeAgain(batch);
@@ -65,8 +65,7 @@ async function writeOrSetAside(batch: EventBatch, writeAgain: (batch: EventBatch
     } catch (error) {
       if (isEngineUnwell(error)) throw error;
       if (!setAsideAfter(error, attempts)) continue;
-      logger.error({ err: error, events: batch.rows.length, file: setAside.path }, 'the engine would not take a journaled batch; it is kept aside');
-      await setAside.keep(frameOf(encodeJournalRecord(batch)));
+      await setAside.keep(record, batch.rows.length, error);
       return false;
     }
   }

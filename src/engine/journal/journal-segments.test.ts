@@ -52,7 +52,7 @@ describe('a segment file', () => {
     writeFileSync(directory.pathOf(3), framed('a', 'torn').subarray(0, -2));
     writeFileSync(join(directory.path, 'set-aside.records'), framed('kept'));
     writeFileSync(join(directory.path, `damaged-${'0'.repeat(11)}1.journal`), framed('kept'));
-    const stored = directory.stored();
+    const stored = [...directory.stored()];
     expect(stored.map((segment) => [segment.number, segment.records.map(String), segment.damage])).toEqual([
       [3, ['a'], { kind: 'cut', message: 'the record at byte 9 is cut short' }],
       [12, ['b'], null],

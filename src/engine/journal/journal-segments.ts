@@ -57,9 +57,9 @@ export class SegmentDirectory {
     mkdirSync(path, { recursive: true, mode: 0o700 });
   }
 
-  /** The segments left by an earlier run, oldest first. */
-  stored(): StoredSegment[] {
-    return this.numbered().map(({ number, path }) => ({ number, path, ...readFrames(readFileSync(path)) }));
+  /** The segments left by an earlier run, oldest first, each read when it is reached (so one at a time is in memory). */
+  *stored(): Generator<StoredSegment> {
+    for (const { number, path } of this.numbered()) yield { number, path, ...readFrames(readFileSync(path)) };
   }
 
   /** The number after every segment's here. */
