@@ -10,7 +10,7 @@ import { vigilVersion } from './version.js';
 import type { Engine } from './engine/index.js';
 import { ChdbEngine } from './engine/chdb/index.js';
 import { ClickHouseHttpEngine } from './engine/clickhouse/index.js';
-import { IngestJournal, JournaledEngine, defaultJournalOptions } from './engine/journal/index.js';
+import { IngestJournal, JournaledEngine } from './engine/journal/index.js';
 import type { Store } from './store/index.js';
 import { createPostgresStore } from './store/postgres/index.js';
 import { createSqliteStore } from './store/sqlite/index.js';
@@ -91,7 +91,7 @@ export async function openRuntime(
         const chdb = new ChdbEngine({ path: config.engine.path, poolSize: config.engine.poolSize }, logger.child({ component: 'engine' }));
         if (config.ingest.journal) {
           ingestJournal = new IngestJournal(join(config.dataDir, 'ingest-journal'), (batches) => chdb.insertEventGroup(batches), logger.child({ component: 'ingest-journal' }));
-          opened = new JournaledEngine(chdb, ingestJournal, { events: defaultJournalOptions.flushEvents, bytes: defaultJournalOptions.flushBytes });
+          opened = new JournaledEngine(chdb, ingestJournal);
         } else opened = chdb;
       } else {
         opened = new ClickHouseHttpEngine(

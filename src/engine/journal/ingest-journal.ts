@@ -104,6 +104,15 @@ export class IngestJournal {
     return this.replayed;
   }
 
+  /**
+   * Whether this many events (and bytes of encoded rows) make a whole group: pending records
+   * that do are written at once, and a batch that does alone is one part already, which the
+   * engine may write without the journal.
+   */
+  fillsGroup(events: number, bytes: number): boolean {
+    return events >= this.options.flushEvents || bytes >= this.options.flushBytes;
+  }
+
   /** Events acknowledged and not yet written, and batches set aside since start (for /metrics). */
   stats(): { readonly unwrittenEvents: number; readonly setAsideBatches: number } {
     return { unwrittenEvents: this.unwrittenEvents, setAsideBatches: this.setAside.batches };
@@ -134,7 +143,7 @@ export class IngestJournal {
     this.unwrittenEvents += batch.rows.length;
     this.pendingEvents += batch.rows.length;
     this.pendingBytes += bytes;
-    if (this.pendingEvents >= this.options.flushEvents || this.pendingBytes >= this.options.flushBytes) this.flushIfFree();
+    if (this.fillsGroup(this.pendingEvents, this.pendingBytes)) this.flushIfFree();
     else this.timer ??= setTimeout(() => this.onTimer(), this.options.lingerMs).unref();
   }
 
@@ -207,7 +216,7 @@ export class IngestJournal {
     if (this.failure !== null) {
       this.clearTimer();
       this.timer = setTimeout(() => this.flush(), this.retryDelayMs).unref();
-    } else if (this.pendingEvents >= this.options.flushEvents || this.pendingBytes >= this.options.flushBytes) this.flushIfFree();
+    } else if (this.fillsGroup(this.pendingEvents, this.pendingBytes)) this.flushIfFree();
     else this.timer ??= setTimeout(() => this.onTimer(), this.options.lingerMs).unref();
   }
 

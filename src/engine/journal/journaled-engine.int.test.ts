@@ -31,11 +31,16 @@ class CountedInserts extends ChdbEngine {
 
 /**
  * A chDB engine behind a journal in `journalDir`. The linger is an hour, so nothing is written
- * unless a read, a delete or a full group asks for it.
+ * unless a read, a delete or a full group (1,000 events) asks for it.
  */
 function journaled(journalDir: string, inner = new CountedInserts({ path, poolSize: 2 })) {
-  const journal = new IngestJournal(journalDir, (batches) => inner.insertEventGroup(batches), silentLogger, { ...defaultJournalOptions, lingerMs: 3_600_000 });
-  return { engine: new JournaledEngine(inner, journal, { events: 1000, bytes: 1 << 24 }), inner };
+  const journal = new IngestJournal(journalDir, (batches) => inner.insertEventGroup(batches), silentLogger, {
+    ...defaultJournalOptions,
+    flushEvents: 1000,
+    flushBytes: 1 << 24,
+    lingerMs: 3_600_000,
+  });
+  return { engine: new JournaledEngine(inner, journal), inner };
 }
 
 const journalDirs = () => mkdtempSync(join(root, 'journal-'));
@@ -63,7 +68,7 @@ describe('the embedded engine behind the ingest journal', () => {
     expect(segments(dir)).toEqual([]);
   });
 
-  it('writes a batch of `directFrom` events at once, without the journal', async () => {
+  it('writes a batch that fills a group alone (1,000 events) at once, without the journal', async () => {
     const dir = journalDirs();
     const { engine, inner } = journaled(dir);
     try {

@@ -29,8 +29,6 @@ export class JournaledEngine implements Engine {
   constructor(
     private readonly inner: Engine,
     private readonly journal: IngestJournal,
-    /** Batches at least this large (events or encoded bytes) are one part already: written at once. */
-    private readonly directFrom: { readonly events: number; readonly bytes: number },
   ) {}
 
   /** The inner engine's schema, then the records an earlier run left in the journal. */
@@ -60,7 +58,8 @@ export class JournaledEngine implements Engine {
     if (batch.rows.length === 0) return { rows: 0 };
     let bytes = 0;
     for (const row of batch.rows) bytes += row.head.length + row.fields.length;
-    if (batch.rows.length >= this.directFrom.events || bytes >= this.directFrom.bytes) return this.inner.insertEvents(batch);
+    // A batch that fills a group alone (the CLI's) is one part already.
+    if (this.journal.fillsGroup(batch.rows.length, bytes)) return this.inner.insertEvents(batch);
     await this.journal.append(batch, bytes);
     return { rows: batch.rows.length };
   }
