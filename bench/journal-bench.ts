@@ -11,10 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { readCpuSeconds, readPeakRss, runMeasured, waitUntilIdle } from './measured-process.js';
 import { benchEnv, vigilArgv } from './vigil-command.js';
-import { loadEvents } from './shippers-bench.js';
+import { loadEvents, parseRequestLoad } from './shippers-bench.js';
 import { VigilServerProcess } from './vigil-server-process.js';
 
 const usage = `npm run bench -- journal [--events N] [--batch 1000] [--rounds 3] [--concurrency 1] [--no-build]
@@ -41,25 +40,12 @@ interface Run {
 }
 
 export async function runJournalBench(repoDir: string, argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      events: { type: 'string', default: '60000' },
-      batch: { type: 'string', default: '1000' },
-      rounds: { type: 'string', default: '3' },
-      concurrency: { type: 'string', default: '1' },
-      'no-build': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    return 0;
-  }
-  const [batch, rounds, concurrency] = [Number(values.batch), Number(values.rounds), Number(values.concurrency)];
+  const options = parseRequestLoad(argv, usage, 1);
+  if (options === null) return 0;
+  const { batch, rounds, concurrency } = options;
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  if (!values['no-build']) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
-  const lines = await loadEvents(join(repoDir, '..', 'shared', 'datasets'), Number(values.events));
+  if (options.build) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
+  const lines = await loadEvents(join(repoDir, '..', 'shared', 'datasets'), options.events);
   log(`${lines.length} events per server, ${rounds} rounds, ${batch} events a request, ${concurrency} in flight`);
   const runs = new Map<Variant, Run>();
   try {

@@ -51,28 +51,41 @@ interface Totals {
 
 const emptyTotals = (): Totals => ({ cpuSeconds: 0, wholeCpuSeconds: 0, mainThreadCpuSeconds: 0, wallSeconds: 0, events: 0, requests: 0 });
 
-export async function runShippersBench(repoDir: string, argv: readonly string[]): Promise<number> {
+/** What the benches that send requests take: events, events a request, rounds, requests in flight. */
+export interface RequestLoadOptions {
+  readonly events: number;
+  readonly batch: number;
+  readonly rounds: number;
+  readonly concurrency: number;
+  readonly build: boolean;
+}
+
+/** Parses `--events --batch --rounds --concurrency --no-build`; null after printing `usage` for `--help`. */
+export function parseRequestLoad(argv: readonly string[], usage: string, defaultConcurrency: number): RequestLoadOptions | null {
   const { values } = parseArgs({
     args: [...argv],
     options: {
       events: { type: 'string', default: '60000' },
       batch: { type: 'string', default: '1000' },
       rounds: { type: 'string', default: '3' },
-      concurrency: { type: 'string', default: '2' },
+      concurrency: { type: 'string', default: String(defaultConcurrency) },
       'no-build': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     process.stdout.write(`${usage}\n`);
-    return 0;
+    return null;
   }
-  const events = Number(values.events);
-  const batch = Number(values.batch);
-  const rounds = Number(values.rounds);
-  const concurrency = Number(values.concurrency);
+  return { events: Number(values.events), batch: Number(values.batch), rounds: Number(values.rounds), concurrency: Number(values.concurrency), build: !values['no-build'] };
+}
+
+export async function runShippersBench(repoDir: string, argv: readonly string[]): Promise<number> {
+  const options = parseRequestLoad(argv, usage, 2);
+  if (options === null) return 0;
+  const { events, batch, rounds, concurrency } = options;
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  if (!values['no-build']) {
+  if (options.build) {
     log('building dist/ (npx tsc -p tsconfig.build.json) …');
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: repoDir, stdio: 'inherit' });
   }
