@@ -77,7 +77,7 @@ describe('vigil query --json', () => {
 });
 
 describe('vigil query --explain', () => {
-  it('names the index that narrows each predicate: the word index, and field_paths for a column read from the rest maps', async () => {
+  it('names the index that narrows each predicate: the word index, or a null check for a column read from the rest maps', async () => {
     // The first batch puts `host` in a slot; `user`, first seen in the second batch, is written
     // to the rest maps for that batch's rows (and promoted to a slot for later ones).
     await h.ingest('acme', 'audit', [JSON.stringify({ ts: '2026-11-20T11:00:00Z', host: 'web-1' })]);
@@ -87,19 +87,21 @@ describe('vigil query --explain', () => {
       expect(run.code).toBe(0);
       return run.stdout;
     };
+    const restMapRead = "no index (reads the rest map's bucket of every row in range); where it holds a value,";
     const user = await explain('@index=audit user: dave');
-    expect(user).toContain('user: dave: the word index search_words and the column index on field_paths prefilter, then');
-    expect(user).toContain("has(field_paths, 'user')");
+    expect(user).toContain(`user: dave: ${restMapRead}`);
+    expect(user).toMatch(/isNotNull\(coalesce\(s[0-9]+, rest_s\['user'\]\)\) AND coalesce\(match/);
+    expect(user).not.toContain('has(field_paths');
     // In a slot in every map of the index from the first: read from the slot alone.
     const host = await explain('@index=audit host: web');
     expect(host).toContain('host: web: the word index search_words prefilters, then');
-    expect(host).not.toContain('has(field_paths');
+    expect(host).not.toContain('isNotNull(');
     // Comparisons hold on values only too.
-    expect(await explain('@index=audit | where user == "dave"')).toContain('user == "dave": the column index on field_paths prefilters, then');
-    expect(await explain('@index=audit size > 3')).toContain('size > 3: the column index on field_paths prefilters, then');
+    expect(await explain('@index=audit | where user == "dave"')).toContain(`user == "dave": ${restMapRead}`);
+    expect(await explain('@index=audit size > 3')).toContain(`size > 3: ${restMapRead}`);
     const unequal = await explain('@index=audit | where user != "dave"');
     expect(unequal).toContain('user != "dave": no index (reads every row in range), then');
-    expect(unequal).not.toContain('has(field_paths');
+    expect(unequal).not.toContain('isNotNull(');
     // And the narrowed statements find the event.
     for (const query of ['user: dave', '| where user == "dave"', 'size > 3', '| where size == 5']) {
       const run = await vigil(['query', `@index=audit ${query}`, '--json', '--tenant', 'acme', '--from', range.start_time, '--to', range.end_time], false);

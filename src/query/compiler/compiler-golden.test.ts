@@ -17,7 +17,13 @@ import { compiledOrErrors, readGolden } from './testing/golden-file.js';
 const dir = new URL('../../../testdata/compiler/', import.meta.url).pathname;
 const update = process.env.UPDATE_GOLDEN === '1';
 const planLabel = (p: PredicatePlan): string =>
-  p.index === 'answers' ? 'search_words alone' : p.index === 'none' ? 'exact only' : `${(p.prefilters ?? []).join(' and ')}, then exact`;
+  p.index === 'answers'
+    ? 'search_words alone'
+    : p.index === 'none'
+      ? 'exact only'
+      : p.index === 'null-check'
+        ? 'null check, then exact'
+        : `${(p.prefilters ?? []).join(' and ')}, then exact`;
 
 /** What the compiler makes of a query, in golden-file form. */
 export function render(query: string, context: AnalysisContext = goldenContext, options = goldenOptions): string {
