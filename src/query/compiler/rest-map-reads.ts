@@ -8,7 +8,8 @@
  *   and the word index), which ClickHouse answers per row as well: over 5 M mixed events,
  *   `CommandLine: powershell` took 55 ms instead of 127 and `query == 'gummybacon'` 30 instead
  *   of 75 (docs/benchmarks-journal.md, "Rest-map columns behind a null check"). The null check
- *   keeps the exact test, often an RE2 match, off the rows without the column.
+ *   keeps the exact test, often an RE2 match, off the rows without the column. A test of one of
+ *   several columns a wildcard name stands for keeps the lookups (`onValues` in compile-filter.ts).
  * - A prefilter (`FilterContext.prefilterOnly`) still names the `field_paths` lookup: it has to
  *   be a condition the text index answers.
  */
