@@ -40,5 +40,6 @@ export function nullCheck(value: SqlValue, reads: ReadParts): string | undefined
   if (!readsRestMap(value, reads)) return undefined;
   const parts = [...(reads.strings ? [value.s] : []), ...(reads.numbers ? [value.n] : [])].filter((part) => part !== nullString && part !== nullNumber);
   const checks = parts.map((part) => `isNotNull(${part})`);
+  if (checks.length === 0) return undefined;
   return checks.length === 1 ? checks[0] : `(${checks.join(' OR ')})`;
 }
