@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { wholeNumberOption } from './bench-options.js';
 import { createGunzip } from 'node:zlib';
 import { readCpuSeconds, readMainThreadCpuSeconds, runMeasured, waitUntilIdle } from './measured-process.js';
 import { benchProtocols, encodeRequest, indexOf, storedShapeReference, type ShipperProtocol } from './shipper-encodings.js';
@@ -77,7 +78,8 @@ export function parseRequestLoad(argv: readonly string[], usage: string, default
     process.stdout.write(`${usage}\n`);
     return null;
   }
-  return { events: Number(values.events), batch: Number(values.batch), rounds: Number(values.rounds), concurrency: Number(values.concurrency), build: !values['no-build'] };
+  const count = (name: 'events' | 'batch' | 'rounds' | 'concurrency'): number => wholeNumberOption(name, values[name], usage);
+  return { events: count('events'), batch: count('batch'), rounds: count('rounds'), concurrency: count('concurrency'), build: !values['no-build'] };
 }
 
 export async function runShippersBench(repoDir: string, argv: readonly string[]): Promise<number> {
