@@ -87,7 +87,7 @@ describe('vigil query --explain', () => {
       expect(run.code).toBe(0);
       return run.stdout;
     };
-    const restMapRead = "no index (reads the rest map's bucket of every row in range); where it holds a value,";
+    const restMapRead = "no index (reads the column from the rest map of every row in range); where it holds a value,";
     const user = await explain('@index=audit user: dave');
     expect(user).toContain(`user: dave: ${restMapRead}`);
     expect(user).toMatch(/isNotNull\(coalesce\(s[0-9]+, rest_s\['user'\]\)\) AND coalesce\(match/);

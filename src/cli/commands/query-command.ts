@@ -80,7 +80,7 @@ const prefilterNames = { search_words: 'the word index search_words', field_path
 function explainIndexUse(plan: PredicatePlan): string {
   if (plan.index === 'answers') return 'the word index search_words answers it alone (reads no event):';
   if (plan.index === 'none') return 'no index (reads every row in range), then';
-  if (plan.index === 'null-check') return "no index (reads the rest map's bucket of every row in range); where it holds a value,";
+  if (plan.index === 'null-check') return 'no index (reads the column from the rest map of every row in range); where it holds a value,';
   const names = (plan.prefilters ?? []).map((name) => prefilterNames[name]);
   return `${names.join(' and ')} ${names.length > 1 ? 'prefilter' : 'prefilters'}, then`;
 }
